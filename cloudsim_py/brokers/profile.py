@@ -1,0 +1,146 @@
+"""Availability profile: free processors over future time, as a step function, for
+reservation-based policies (conservative backfilling).
+
+Plain Python lists with ``bisect``: inserting a breakpoint is a C memmove, and the searches stop
+at the first window that fits, so the cost per query is the number of steps scanned."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+INF = float("inf")
+
+
+class AvailabilityProfile:
+    """``free[i]`` processors are free during ``[time[i], time[i+1])``; the last step lasts
+    forever. Running jobs and reservations are booked against the capacity.
+
+    >>> p = AvailabilityProfile(capacity=4, now=0.0)
+    >>> p.book(0.0, 10.0, 3)
+    >>> p.earliest(0.0, 2, 5.0)       # only 1 free until t=10
+    10.0
+    >>> p.earliest(0.0, 1, 5.0)
+    0.0
+    """
+
+    __slots__ = ("capacity", "time", "free")
+
+    def __init__(self, capacity: int, now: float = 0.0) -> None:
+        self.capacity = capacity
+        self.time: list[float] = [now]
+        self.free: list[int] = [capacity]
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+    def advance(self, now: float) -> None:
+        """Forget the steps that ended at or before ``now``; O(steps dropped)."""
+        i = bisect_right(self.time, now) - 1
+        if i > 0:
+            del self.time[:i]
+            del self.free[:i]
+
+    def earliest(self, now: float, procs: int, duration: float,
+                 own: tuple[float, float] | None = None, before: float = INF) -> float:
+        """Earliest ``t >= now`` with ``procs`` free during ``[t, t + duration)``; scans the
+        steps from ``now`` up to the first window that fits.
+
+        ``own = (start, end)``: count a booking of ``procs`` in that interval as free (where
+        would this job go if its own reservation were released?) without touching the profile.
+        ``before``: only windows starting before this time are of interest (``INF`` otherwise).
+        """
+        if own is not None:
+            o0, o1 = own
+            # steps must not straddle the own booking's edges (merging may have removed them)
+            self._split(max(o0, self.time[0]))
+            if o1 < INF:
+                self._split(o1)
+        else:
+            o0 = o1 = INF
+        time, free = self.time, self.free
+        n = len(time)
+        k = bisect_right(time, now) - 1
+        if k < 0:
+            k = 0
+        start = -1.0
+        while k < n:
+            f = free[k]
+            if o0 <= time[k] < o1:
+                f += procs
+            if f >= procs:
+                if start < 0.0:
+                    start = time[k] if time[k] > now else now
+                    if start >= before:
+                        return INF
+                end = time[k + 1] if k + 1 < n else INF
+                if end - start >= duration:
+                    return start
+            else:
+                start = -1.0
+                if time[k] >= before:
+                    return INF
+            k += 1
+        return INF
+
+    def max_free(self, t0: float, t1: float) -> int:
+        """Most processors free at any moment of ``[t0, t1)`` (0 for an empty interval)."""
+        if t1 <= t0:
+            return 0
+        time = self.time
+        i = max(bisect_right(time, t0) - 1, 0)
+        j = bisect_left(time, t1)
+        return max(self.free[i:j])
+
+    def _split(self, t: float) -> int:
+        """Index of the step starting exactly at ``t`` (inserted if needed)."""
+        time = self.time
+        i = bisect_left(time, t)
+        if i < len(time) and time[i] == t:
+            return i
+        if i == 0:
+            raise ValueError(f"profile: time {t} is before its origin {time[0]}")
+        time.insert(i, t)
+        self.free.insert(i, self.free[i - 1])
+        return i
+
+    def book(self, start: float, duration: float, procs: int) -> None:
+        """Take ``procs`` during ``[start, start + duration)``; raises if that oversubscribes."""
+        self._add(start, duration, -procs)
+
+    def release(self, start: float, duration: float, procs: int) -> None:
+        """Give back ``procs`` during ``[start, start + duration)`` (a booking that ended early
+        or is being moved)."""
+        self._add(start, duration, procs)
+
+    def _add(self, start: float, duration: float, delta: int) -> None:
+        if duration <= 0:
+            return
+        if start < self.time[0]:
+            start = self.time[0]
+        end = start + duration
+        i = self._split(start)
+        j = self._split(end) if end < INF else len(self.time)
+        free = self.free
+        for k in range(i, j):
+            v = free[k] + delta
+            if v < 0 or v > self.capacity:
+                for r in range(i, k):
+                    free[r] -= delta
+                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
+                                 f"leaves {v} free at t={self.time[k]}")
+            free[k] = v
+        # merge equal neighbours at the two edges we may have created
+        self._merge(j)
+        self._merge(i)
+
+    def _merge(self, i: int) -> None:
+        if 0 < i < len(self.time) and self.free[i] == self.free[i - 1]:
+            del self.time[i]
+            del self.free[i]
+
+    def free_at(self, t: float) -> int:
+        i = bisect_right(self.time, t) - 1
+        return self.free[max(i, 0)]
+
+    def steps(self) -> list[tuple[float, int]]:
+        return list(zip(self.time, self.free))

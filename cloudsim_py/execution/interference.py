@@ -1,0 +1,110 @@
+"""Interference between tiers: the random factors of the two-tier papers and their presets.
+
+Liu 2015 section 3.1 / 4.1 and Liu 2013 section 3 / 5.1: a foreground process loses ``loss``
+when a lower tier is busy; a process under a busy higher tier advances at
+``eff * min(1, cpu_idle / cpu_req)``. Imports nothing from the engine.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from ..errors import ScenarioError
+from ..registry import Registry
+
+
+def _unit(name: str):
+    def check(inst, attr, value):
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"interference {name}.{attr.name} = {value} outside [0, 1]")
+    return check
+
+
+@attrs.define(slots=True)
+class InterferenceModel:
+    """Distributions of the per-process factors, drawn at each placement.
+
+    loss ~ U(loss_low, loss_high); eff ~ U(single_low, single_high) for single-process jobs,
+    N(multi_mean, multi_sd) clipped to [multi_low, multi_high] otherwise. ``threshold``: no
+    lower-tier placement on a host whose higher tiers use this much or more (estimated);
+    ``idle_floor``: the least CPU share a lower tier is assumed to get (4 %).
+    Equal low and high bounds (and sd 0) give fixed factors, as the worked-example tests use.
+    """
+
+    name: str = "custom"
+    loss_low: float = attrs.field(default=0.0, validator=_unit("loss"))
+    loss_high: float = attrs.field(default=0.0, validator=_unit("loss"))
+    single_low: float = attrs.field(default=1.0, validator=_unit("eff"))
+    single_high: float = attrs.field(default=1.0, validator=_unit("eff"))
+    multi_mean: float = attrs.field(default=1.0, validator=_unit("eff"))
+    multi_sd: float = 0.0
+    multi_low: float = attrs.field(default=1.0, validator=_unit("eff"))
+    multi_high: float = attrs.field(default=1.0, validator=_unit("eff"))
+    threshold: float = 0.96
+    idle_floor: float = attrs.field(default=0.04, validator=_unit("idle_floor"))
+
+    def __attrs_post_init__(self) -> None:
+        if not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"interference threshold {self.threshold} outside (0, 1]")
+        if self.loss_low > self.loss_high or self.single_low > self.single_high \
+                or self.multi_low > self.multi_high:
+            raise ValueError("interference: a low bound exceeds its high bound")
+        if self.multi_sd < 0:
+            raise ValueError(f"interference multi_sd {self.multi_sd} is negative")
+
+    def sampler(self, rng: np.random.Generator) -> "FactorSampler":
+        return FactorSampler(self, rng)
+
+
+class FactorSampler:
+    """Draws ``(eff, loss)`` pairs; buffered so a placement costs no numpy call per process."""
+
+    __slots__ = ("m", "rng", "_u", "_n", "_iu", "_in")
+
+    def __init__(self, model: InterferenceModel, rng: np.random.Generator) -> None:
+        self.m = model
+        self.rng = rng
+        self._u: list[float] = []
+        self._n: list[float] = []
+        self._iu = self._in = 0
+
+    def _uniform(self) -> float:
+        if self._iu >= len(self._u):
+            self._u = self.rng.random(4096).tolist()
+            self._iu = 0
+        self._iu += 1
+        return self._u[self._iu - 1]
+
+    def _normal(self) -> float:
+        if self._in >= len(self._n):
+            self._n = self.rng.standard_normal(4096).tolist()
+            self._in = 0
+        self._in += 1
+        return self._n[self._in - 1]
+
+    def draw(self, single: bool) -> tuple[float, float]:
+        m = self.m
+        loss = m.loss_low + (m.loss_high - m.loss_low) * self._uniform()
+        if single:
+            eff = m.single_low + (m.single_high - m.single_low) * self._uniform()
+        else:
+            eff = m.multi_mean + m.multi_sd * self._normal()
+            eff = min(m.multi_high, max(m.multi_low, eff))
+        return eff, loss
+
+
+presets: Registry[InterferenceModel] = Registry("interference preset", entry_point_group=None,
+                                                 error=ScenarioError)
+
+# Liu 2015 section 3.1 / 4.1: loss U(0.5 %, 4 %); eff U(0.8, 1) single-process,
+# N(0.43, 0.14) within [0.2, 0.8] multi-process.
+presets.register("liu2015")(InterferenceModel(
+    "liu2015", loss_low=0.005, loss_high=0.04, single_low=0.8, single_high=1.0,
+    multi_mean=0.43, multi_sd=0.14, multi_low=0.2, multi_high=0.8))
+# Liu 2013 sections 3 and 5.1: loss U(0, 3.7 %); eff N(0.428, 0.144) within [0.198, 0.766].
+presets.register("liu2013")(InterferenceModel(
+    "liu2013", loss_low=0.0, loss_high=0.037, single_low=0.8, single_high=1.0,
+    multi_mean=0.428, multi_sd=0.144, multi_low=0.198, multi_high=0.766))
+# No interference at all: every process at full speed whatever shares its host.
+presets.register("none")(InterferenceModel("none"))

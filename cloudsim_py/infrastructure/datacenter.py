@@ -1,0 +1,536 @@
+"""The datacenter: hosts with k tier slots, the capacity index, and the only actions that change
+them (start, kill, suspend, resume, swap_tiers, reject, wake_at). Each action checks capacity and
+raises on a violation, so a policy bug fails loudly. Keeps every running job's progress rate up to
+date (ARCHITECTURE.md, Progress). Must not import brokers or scenarios."""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from ..engine import Event, EventKind, Simulation
+from ..errors import CapacityError, PolicyError
+from ..execution.interference import InterferenceModel, presets
+from ..execution.progress import process_speed
+from ..workload.job import Job, JobState
+from .host import Host
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..brokers.base import Broker
+
+RUNNING = JobState.RUNNING
+_EPS = 1e-9
+
+
+class Datacenter:
+    """``hosts`` processors, each with ``tiers`` prioritized VM tier slots (tier 0 highest).
+
+    Read-only view for brokers: :meth:`idle`, :meth:`available`, :meth:`running`,
+    :attr:`hosts`, :attr:`tiers`, :attr:`now`. Actions: :meth:`start`, :meth:`kill`,
+    :meth:`suspend`, :meth:`resume`, :meth:`swap_tiers`, :meth:`reject`, :meth:`wake_at`.
+
+    ``fidelity="slice"`` redraws the interference factors of every busy slot every ``slice_s``
+    seconds (the papers' time-slice model); ``"event"`` draws them once per placement.
+    """
+
+    def __init__(self, sim: Simulation, hosts: int, tiers: int = 1,
+                 interference: InterferenceModel | str | None = None,
+                 migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
+                 check: bool = False) -> None:
+        if not isinstance(hosts, int) or hosts < 1:
+            raise CapacityError(f"a datacenter needs at least one host, got {hosts!r}")
+        if not isinstance(tiers, int) or tiers < 1:
+            raise CapacityError(f"tiers must be an integer >= 1, got {tiers!r}")
+        if fidelity not in ("event", "slice"):
+            raise CapacityError(f"fidelity must be 'event' or 'slice', got {fidelity!r}")
+        if migration_cost < 0:
+            raise CapacityError(f"migration cost must be >= 0, got {migration_cost}")
+        if fidelity == "slice" and not slice_s > 0:
+            raise CapacityError(f"slice length must be > 0, got {slice_s}")
+        self.sim = sim
+        self.tiers = tiers
+        self.hosts: list[Host] = [Host.make(i, tiers) for i in range(hosts)]
+        if interference is None:
+            interference = "liu2015" if tiers > 1 else "none"
+        if isinstance(interference, str):
+            interference = presets.get(interference)
+        self.interference: InterferenceModel = interference
+        self.threshold = interference.threshold
+        self._floor = interference.idle_floor
+        self._factors = interference.sampler(sim.random["interference"])
+        self.migration_cost = float(migration_cost)
+        self.fidelity = fidelity
+        self.slice_s = float(slice_s)
+        self.check = check
+        # capacity index: hosts whose slot in tier t is idle (insertion-ordered dict as a set),
+        # and those idle slots where placement is allowed (higher tiers below the threshold)
+        self._idle: list[dict[int, None]] = [dict.fromkeys(range(hosts)) for _ in range(tiers)]
+        self._open: list[dict[int, None]] = [self._idle[0]] + [
+            dict.fromkeys(range(hosts)) for _ in range(1, tiers)]
+        self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
+        self.suspended: dict[Job, None] = {}
+        self.finished: list[Job] = []
+        self.rejected: list[Job] = []
+        self.reject_reasons: dict[int, str] = {}
+        self.submitted = 0
+        self.kills = 0
+        self.suspensions = 0
+        self.migrations = 0
+        self.swaps = 0
+        self.broker: Broker | None = None
+        self._dirty = False
+        self._slice_event: Event | None = None
+        sim.on(EventKind.FINISH, self._on_finish)
+        sim.on(EventKind.RESTORE, self._on_restore)
+        sim.on(EventKind.TIMER, self._on_timer)
+        if fidelity == "slice":
+            sim.on(EventKind.SLICE, self._on_slice)
+        sim.after_timestamp(self._end_of_timestamp)
+
+    # ------------------------------------------------------------------ wiring
+    def attach(self, broker: "Broker") -> "Broker":
+        """Give the datacenter its policy. A broker needing more tiers fails here, not mid-run."""
+        if self.broker is not None:
+            raise PolicyError("this datacenter already has a broker")
+        need = getattr(broker, "min_tiers", 1)
+        if need > self.tiers:
+            raise PolicyError(f"policy {broker.name!r} needs at least {need} tiers; "
+                              f"the datacenter has {self.tiers}")
+        most = getattr(broker, "max_tiers", None)
+        if most is not None and self.tiers > most:
+            raise PolicyError(f"policy {broker.name!r} uses at most {most} tiers; "
+                              f"the datacenter has {self.tiers}")
+        self.broker = broker
+        broker.bind(self)
+        return broker
+
+    @property
+    def now(self) -> float:
+        return self.sim.now
+
+    # ------------------------------------------------------------------ read-only view
+    def idle(self, tier: int = 0) -> int:
+        """Idle slots in ``tier``; O(1)."""
+        return len(self._idle[tier])
+
+    def available(self, tier: int = 0) -> int:
+        """Idle slots in ``tier`` where a process may be placed (higher tiers on the host below
+        the threshold, by the estimates the broker has); O(1). Equals :meth:`idle` for tier 0."""
+        return len(self._open[tier])
+
+    def idle_hosts(self, tier: int = 0) -> Iterable[int]:
+        """Ids of hosts whose ``tier`` slot is idle (insertion order)."""
+        return self._idle[tier].keys()
+
+    def available_hosts(self, tier: int = 0) -> Iterable[int]:
+        return self._open[tier].keys()
+
+    def running(self, tier: int | None = None) -> Iterable[Job]:
+        """Running jobs of ``tier`` (all tiers if ``None``), in start order."""
+        if tier is not None:
+            return self._running[tier].keys()
+        return [j for r in self._running for j in r]
+
+    def running_count(self) -> int:
+        return sum(len(r) for r in self._running)
+
+    def used(self, tier: int = 0) -> int:
+        return len(self.hosts) - len(self._idle[tier])
+
+    # ------------------------------------------------------------------ arrivals
+    def submit(self, job: Job) -> None:
+        """A job arrives: rejected if it can never fit, else handed to the broker."""
+        job.transition(JobState.QUEUED, self.sim.now)
+        self.submitted += 1
+        if job.procs > len(self.hosts):
+            self._reject(job, f"needs {job.procs} processors, the datacenter has {len(self.hosts)}")
+            return
+        self._dirty = True
+        self.broker.on_submit(job)  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------------ actions
+    def start(self, job: Job, tier: int = 0, hosts: Sequence[Host | int] | None = None) -> list[Host]:
+        """Start a queued job from scratch in ``tier``; ``hosts[i]`` runs process i (chosen by
+        the papers' JobDispatch heuristic when ``None``). Raises :class:`CapacityError` if a
+        slot is busy or closed by the threshold, or too few slots are available."""
+        if job.state is not JobState.QUEUED:
+            job.refuse(RUNNING, self.sim.now)
+        placed = self._place(job, tier, hosts)
+        job.state = RUNNING
+        now = self.sim.now
+        if job.first_start is None:
+            job.first_start = now
+        job.start_time = now
+        job.remaining_work = job._runtime
+        job.settled_at = now
+        if self.tiers == 1:
+            job.speed = 1.0
+            job.finish_event = self.sim.schedule(now + job.remaining_work, EventKind.FINISH, job)
+        else:
+            job.speed = 0.0
+            self._rerate(self._touched(job, placed, include_self=True))
+        if self.fidelity == "slice":
+            self._ensure_slice()
+        return placed
+
+    def kill(self, job: Job) -> None:
+        """Stop a running job and throw its work away (a failed tentative run): it goes back to
+        QUEUED with all its work to do; the caller keeps it in its queue."""
+        job.transition(JobState.QUEUED, self.sim.now)
+        self._settle(job)
+        job.lost_work += job._runtime - max(job.remaining_work, 0.0)
+        job.kills += 1
+        self.kills += 1
+        hosts = self._vacate(job)
+        job.remaining_work = job._runtime
+        job.restoring = False
+        self._rerate(self._touched(job, hosts))
+        self._dirty = True
+
+    def suspend(self, job: Job) -> None:
+        """Save a running job's state and free its slots; it keeps its remaining work."""
+        job.transition(JobState.SUSPENDED, self.sim.now)
+        self._settle(job)
+        job.suspensions += 1
+        self.suspensions += 1
+        hosts = self._vacate(job)
+        job.restoring = False
+        self.suspended[job] = None
+        self._rerate(self._touched(job, hosts))
+        self._dirty = True
+
+    def resume(self, job: Job, tier: int = 0, hosts: Sequence[Host | int] | None = None) -> list[Host]:
+        """Restore a suspended job, anywhere; it progresses after the migration cost (counted in
+        ``migrations``)."""
+        if job.state is not JobState.SUSPENDED:
+            job.refuse(RUNNING, self.sim.now)
+        placed = self._place(job, tier, hosts)
+        job.state = RUNNING
+        del self.suspended[job]
+        now = self.sim.now
+        job.start_time = now
+        job.settled_at = now
+        job.speed = 0.0
+        job.migrations += 1
+        self.migrations += 1
+        if self.migration_cost > 0:
+            job.restoring = True
+            self.sim.schedule(now + self.migration_cost, EventKind.RESTORE, job)
+        self._rerate(self._touched(job, placed, include_self=True))
+        if self.fidelity == "slice":
+            self._ensure_slice()
+        return placed
+
+    def swap_tiers(self, job: Job, tier: int | None = None) -> None:
+        """Move a running job to ``tier`` on the same hosts by swapping VM priorities: free,
+        and only when those slots are idle (and, for a lower tier, open under the threshold).
+        With two tiers ``tier`` defaults to the other one."""
+        now = self.sim.now
+        if job.state is not RUNNING:
+            raise CapacityError(f"t={now}: cannot swap job {job.id}: it is {job.state.label}")
+        src = job.tier
+        if tier is None:
+            if self.tiers != 2:
+                raise CapacityError(f"t={now}: swap_tiers(job {job.id}) needs a target tier when k={self.tiers}")
+            tier = 1 - src
+        self._check_tier(tier)
+        if tier == src:
+            raise CapacityError(f"t={now}: job {job.id} already runs in tier {tier}")
+        for h in job.hosts:
+            if h.slots[tier].job is not None:
+                raise CapacityError(f"t={now}: cannot swap job {job.id} to tier {tier}: host {h.id} "
+                                    f"holds job {h.slots[tier].job.id} there")
+            if tier > 0 and self._est_above(h, tier, exclude=job) >= self.threshold:
+                raise CapacityError(f"t={now}: cannot swap job {job.id} to tier {tier} on host {h.id}: "
+                                    f"higher tiers use >= {self.threshold:g}")
+        self._settle(job)
+        idle_s, idle_t = self._idle[src], self._idle[tier]
+        for h in job.hosts:
+            a, b = h.slots[src], h.slots[tier]
+            b.job, b.process, b.cpu, b.cpu_est, b.eff, b.loss = job, a.process, a.cpu, a.cpu_est, a.eff, a.loss
+            a.job, a.process = None, -1
+            idle_s[h.id] = None
+            del idle_t[h.id]
+            self._update_open(h)
+        del self._running[src][job]
+        self._running[tier][job] = None
+        job.tier = tier
+        job.swaps += 1
+        self.swaps += 1
+        self._rerate(self._touched(job, job.hosts, include_self=True))
+        self._dirty = True
+
+    def reject(self, job: Job, reason: str) -> None:
+        """A broker gives up on a queued job; it is reported in ``jobs_rejected``."""
+        self._reject(job, reason)
+
+    def wake_at(self, time: float, token: Any = None) -> Event:
+        """Ask for ``broker.on_timer(token)`` at ``time`` (then a scheduling pass)."""
+        return self.sim.schedule(time, EventKind.TIMER, token)
+
+    def cancel_wake(self, event: Event) -> None:
+        self.sim.cancel(event)
+
+    # ------------------------------------------------------------------ placement
+    def _check_tier(self, tier: int) -> None:
+        if not 0 <= tier < self.tiers:
+            raise CapacityError(f"t={self.sim.now}: tier {tier} does not exist (tiers 0..{self.tiers - 1})")
+
+    def _est_above(self, host: Host, tier: int, exclude: Job | None = None) -> float:
+        load = 0.0
+        for slot in host.slots[:tier]:
+            if slot.job is not None and slot.job is not exclude and slot.cpu_est is not None:
+                load += slot.cpu_est
+        return load
+
+    def _update_open(self, host: Host) -> None:
+        """Re-derive whether each lower tier slot of ``host`` accepts a placement."""
+        hid = host.id
+        for t in range(1, self.tiers):
+            op = self._open[t]
+            if host.slots[t].job is None and self._est_above(host, t) < self.threshold:
+                if hid not in op:
+                    op[hid] = None
+            elif hid in op:
+                del op[hid]
+
+    def choose_hosts(self, job: Job, tier: int) -> list[Host]:
+        """Liu 2015 Alg. 2 ``JobDispatch`` (also Liu 2013 Alg. 2 dispatch): processes in
+        descending order of (estimated) CPU usage go to available slots in ascending order of
+        the estimated load of the host's other tiers. Unknown usage: random slots."""
+        n = job.procs
+        avail = self._open[tier]
+        if n > len(avail):
+            raise CapacityError(f"t={self.sim.now}: job {job.id} needs {n} slots in tier {tier}, "
+                                f"{len(avail)} available")
+        if self.tiers == 1:
+            hosts = self.hosts
+            return [hosts[i] for i in islice(avail, n)]
+        est = job.cpu_estimate
+        if est is None:
+            rng = self.sim.random["placement"]
+            ids = list(avail)
+            picks = rng.choice(len(ids), size=n, replace=False)
+            return [self.hosts[ids[i]] for i in picks.tolist()]
+        hosts = self.hosts
+        by_load = sorted(avail, key=lambda hid: hosts[hid].est_load_others(tier))[:n]
+        order = sorted(range(n), key=lambda i: -est[i])
+        chosen: list[Host] = [None] * n  # type: ignore[list-item]
+        for rank, proc in enumerate(order):
+            chosen[proc] = hosts[by_load[rank]]
+        return chosen
+
+    def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
+        self._check_tier(tier)
+        now = self.sim.now
+        if hosts is None:
+            placed = self.choose_hosts(job, tier)
+        else:
+            placed = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
+            problem = None
+            if len(placed) != job.procs:
+                problem = f"{len(placed)} hosts given for {job.procs} processes"
+            elif len({h.id for h in placed}) != len(placed):
+                problem = "the same host is given twice"
+            else:
+                for h in placed:
+                    if h.slots[tier].job is not None:
+                        problem = f"host {h.id} tier {tier} holds job {h.slots[tier].job.id}"
+                        break
+                    if tier > 0 and h.id not in self._open[tier]:
+                        problem = f"host {h.id}: higher tiers use >= {self.threshold:g} of the CPU"
+                        break
+            if problem is not None:
+                raise CapacityError(f"t={now}: cannot place job {job.id} in tier {tier}: {problem}")
+        idle = self._idle[tier]
+        k = self.tiers
+        if k == 1:  # no interference to model: only the slot and the index change
+            i = 0
+            for h in placed:
+                slot = h.slots[0]
+                slot.job = job
+                slot.process = i
+                del idle[h.id]
+                i += 1
+            job.hosts = placed
+            job.tier = 0
+            self._running[0][job] = None
+            return placed
+        usage = job._cpu_usage
+        est = job.cpu_estimate
+        single = job.procs == 1
+        draw = self._factors.draw
+        for i, h in enumerate(placed):
+            slot = h.slots[tier]
+            slot.job = job
+            slot.process = i
+            slot.cpu = usage[i] if usage is not None else 1.0
+            slot.cpu_est = est[i] if est is not None else None
+            slot.eff, slot.loss = draw(single)
+            del idle[h.id]
+            self._update_open(h)
+        job.hosts = placed
+        job.tier = tier
+        self._running[tier][job] = None
+        return placed
+
+    def _vacate(self, job: Job) -> list[Host]:
+        """Free a job's slots and cancel its finish event; returns its former hosts."""
+        if job.finish_event is not None:
+            self.sim.cancel(job.finish_event)
+            job.finish_event = None
+        tier = job.tier
+        idle = self._idle[tier]
+        hosts = job.hosts
+        k = self.tiers
+        for h in hosts:
+            slot = h.slots[tier]
+            slot.job = None
+            slot.process = -1
+            idle[h.id] = None
+            if k > 1:
+                self._update_open(h)
+        del self._running[tier][job]
+        job.hosts = None
+        job.speed = 0.0
+        return hosts
+
+    # ------------------------------------------------------------------ progress
+    def _settle(self, job: Job) -> None:
+        now = self.sim.now
+        job.remaining_work -= job.speed * (now - job.settled_at)
+        job.settled_at = now
+
+    def _touched(self, job: Job, hosts: Sequence[Host], include_self: bool = False) -> dict[Job, None]:
+        """Jobs whose speed may change because ``job`` arrived on or left ``hosts``."""
+        out: dict[Job, None] = {job: None} if include_self else {}
+        if self.tiers == 1:
+            return out
+        for h in hosts:
+            for slot in h.slots:
+                other = slot.job
+                if other is not None and other is not job:
+                    out[other] = None
+        return out
+
+    def _speed(self, job: Job) -> float:
+        if job.restoring:
+            return 0.0
+        tier = job.tier
+        floor = self._floor
+        speed = 1.0
+        for h in job.hosts:
+            s = process_speed(h.slots, tier, floor)
+            if s < speed:
+                speed = s
+        return speed
+
+    def _rerate(self, jobs: Iterable[Job]) -> None:
+        """Settle each job at the old speed, recompute its speed, move its finish event."""
+        now = self.sim.now
+        sim = self.sim
+        for job in jobs:
+            if job.state is not RUNNING:
+                continue
+            old = job.speed
+            if now != job.settled_at:
+                job.remaining_work -= old * (now - job.settled_at)
+                job.settled_at = now
+            new = self._speed(job)
+            if new == old and job.finish_event is not None:
+                continue
+            job.speed = new
+            if job.finish_event is not None:
+                sim.cancel(job.finish_event)
+                job.finish_event = None
+            if new > 0.0:
+                rem = job.remaining_work
+                t = now + rem / new if rem > _EPS else now
+                job.finish_event = sim.schedule(t, EventKind.FINISH, job)
+
+    # ------------------------------------------------------------------ event handlers
+    def _on_finish(self, ev: Event) -> None:
+        job: Job = ev.target
+        now = self.sim.now
+        job.finish_event = None
+        job.remaining_work = 0.0
+        job.settled_at = now
+        job.transition(JobState.FINISHED, now)
+        job.finish_time = now
+        hosts = self._vacate(job)
+        self.finished.append(job)
+        if self.tiers > 1:
+            self._rerate(self._touched(job, hosts))
+        self._dirty = True
+        self.broker.on_finish(job)  # type: ignore[union-attr]
+
+    def _on_restore(self, ev: Event) -> None:
+        job: Job = ev.target
+        if job.state is RUNNING and job.restoring:
+            job.restoring = False
+            self._rerate((job,))
+            self._dirty = True
+
+    def _on_timer(self, ev: Event) -> None:
+        self._dirty = True
+        self.broker.on_timer(ev.target)  # type: ignore[union-attr]
+
+    def _on_slice(self, ev: Event) -> None:
+        """Slice fidelity: redraw every busy slot's factors, then re-rate every running job."""
+        self._slice_event = None
+        jobs = self.running()
+        draw = self._factors.draw
+        for job in jobs:
+            single = job.procs == 1
+            for h in job.hosts:
+                slot = h.slots[job.tier]
+                slot.eff, slot.loss = draw(single)
+        now = self.sim.now
+        for job in jobs:
+            self._settle(job)
+            job.speed = -1.0  # force a new finish event
+        self._rerate(jobs)
+        if jobs:
+            self._slice_event = self.sim.schedule(now + self.slice_s, EventKind.SLICE, None)
+
+    def _ensure_slice(self) -> None:
+        if self._slice_event is None:
+            now = self.sim.now
+            nxt = (int(now // self.slice_s) + 1) * self.slice_s
+            self._slice_event = self.sim.schedule(nxt, EventKind.SLICE, None)
+
+    def _end_of_timestamp(self, now: float) -> None:
+        if self._dirty:
+            self._dirty = False
+            self.broker.schedule(now)  # type: ignore[union-attr]
+        if self.check:
+            self._check()
+
+    def _reject(self, job: Job, reason: str) -> None:
+        job.transition(JobState.REJECTED, self.sim.now)
+        self.rejected.append(job)
+        self.reject_reasons[job.id] = reason
+
+    # ------------------------------------------------------------------ invariants
+    def _check(self) -> None:
+        """Verify the capacity index and every running job; raises AssertionError."""
+        for t in range(self.tiers):
+            idle = {h.id for h in self.hosts if h.slots[t].job is None}
+            assert idle == set(self._idle[t]), f"tier {t}: idle index out of date"
+            if t > 0:
+                op = {h.id for h in self.hosts if h.slots[t].job is None
+                      and self._est_above(h, t) < self.threshold}
+                assert op == set(self._open[t]), f"tier {t}: open index out of date"
+            for job in self._running[t]:
+                assert job.state is RUNNING and job.tier == t, f"job {job.id} misfiled"
+                assert len(job.hosts) == job.procs, f"job {job.id} holds {len(job.hosts)} slots"
+                assert len({h.id for h in job.hosts}) == job.procs, f"job {job.id} twice on a host"
+                for i, h in enumerate(job.hosts):
+                    slot = h.slots[t]
+                    assert slot.job is job and slot.process == i, \
+                        f"job {job.id} process {i} is not in host {h.id} tier {t}"
+                rem = job.remaining_work - job.speed * (self.sim.now - job.settled_at)
+                assert rem >= -1e-6 * max(1.0, job._runtime), f"job {job.id} remaining {rem} < 0"
+        seen = sum(1 for h in self.hosts for s in h.slots if s.job is not None)
+        held = sum(j.procs for r in self._running for j in r)
+        assert seen == held, f"{seen} busy slots but running jobs hold {held}"

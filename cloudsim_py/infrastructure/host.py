@@ -1,0 +1,68 @@
+"""A physical host (one processor) split into k prioritized VM tier slots; tier 0 is the
+highest CPU priority (the foreground). Plain data: only the datacenter mutates it."""
+
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define(slots=True, eq=False, repr=False)
+class TierSlot:
+    """One VM tier on one host; holds at most one process.
+
+    ``cpu`` is the process's true CPU usage, ``cpu_est`` what the broker was told (``None`` if
+    unknown); ``eff`` and ``loss`` are the interference factors drawn when it was placed.
+    """
+
+    host: "Host"
+    tier: int
+    job: object | None = None
+    process: int = -1
+    cpu: float = 0.0
+    cpu_est: float | None = None
+    eff: float = 1.0
+    loss: float = 0.0
+
+    def __repr__(self) -> str:
+        who = f"job {self.job.id}" if self.job is not None else "idle"  # type: ignore[attr-defined]
+        return f"TierSlot(host={self.host.id}, tier={self.tier}, {who})"
+
+
+@attrs.define(slots=True, eq=False, repr=False)
+class Host:
+    """A processor with ``len(slots)`` tier slots."""
+
+    id: int
+    slots: list[TierSlot] = attrs.field(factory=list)
+
+    @classmethod
+    def make(cls, host_id: int, tiers: int) -> "Host":
+        host = cls(host_id)
+        host.slots = [TierSlot(host, t) for t in range(tiers)]
+        return host
+
+    def job_at(self, tier: int):
+        """The job whose process occupies ``tier`` here, or ``None``."""
+        return self.slots[tier].job
+
+    def est_load(self, tier: int) -> float:
+        """Estimated CPU load of the tiers above ``tier`` (what a broker can know)."""
+        load = 0.0
+        for slot in self.slots[:tier]:
+            if slot.job is not None and slot.cpu_est is not None:
+                load += slot.cpu_est
+        return load
+
+    def est_load_others(self, tier: int) -> float:
+        """Estimated CPU load of every other tier (the papers' JobDispatch sort key)."""
+        load = 0.0
+        for slot in self.slots:
+            if slot.tier != tier and slot.job is not None and slot.cpu_est is not None:
+                load += slot.cpu_est
+        return load
+
+    def busy_tiers(self) -> list[int]:
+        return [s.tier for s in self.slots if s.job is not None]
+
+    def __repr__(self) -> str:
+        return f"Host({self.id}, {[s.job.id if s.job is not None else None for s in self.slots]})"  # type: ignore[attr-defined]
