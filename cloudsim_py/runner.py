@@ -4,7 +4,7 @@ then metrics. The one place that knows every part; brokers and the engine do not
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Union
 
 import attrs
 
@@ -17,6 +17,11 @@ from .workload.cpu import CpuEstimateModel, CpuUsageModel
 from .workload.feed import JobFeeder, jobs_from_table
 from .workload.job import Job
 from .workload.table import CleaningReport, WorkloadTable
+
+
+#: what a simulation can be fed: a prepared table, jobs, or a function of the simulation that
+#: returns jobs (to draw them from the simulation's own random streams)
+Workload = Union[WorkloadTable, Iterable[Job], Callable[[Simulation], Iterable[Job]]]
 
 
 @attrs.define(slots=True, eq=False)
@@ -32,7 +37,7 @@ class RunResult:
     table: WorkloadTable | None = None
 
 
-def build(workload: WorkloadTable | Iterable[Job], *, hosts: int, tiers: int = 1,
+def build(workload: Workload, *, hosts: int, tiers: int = 1,
           policy: str | Broker = "fcfs", params: dict[str, Any] | None = None, seed: int = 0,
           interference: InterferenceModel | str | None = None,
           cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,
@@ -50,6 +55,8 @@ def build(workload: WorkloadTable | Iterable[Job], *, hosts: int, tiers: int = 1
             workload, cpu_usage if cpu_usage is not None else CpuUsageModel(),
             cpu_estimate if cpu_estimate is not None else CpuEstimateModel(),
             sim.random["cpu_usage"], sim.random["cpu_estimate"])
+    elif callable(workload):
+        jobs = workload(sim)
     else:
         jobs = workload
     feeder = JobFeeder(sim, jobs, dc.submit)
@@ -70,7 +77,7 @@ def results(sim: Simulation, dc: Datacenter, broker: Broker, *, tau: float = 10.
     return summary, records
 
 
-def simulate(workload: WorkloadTable | Iterable[Job], *, hosts: int, tiers: int = 1,
+def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
              policy: str | Broker = "fcfs", params: dict[str, Any] | None = None, seed: int = 0,
              interference: InterferenceModel | str | None = None,
              cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,

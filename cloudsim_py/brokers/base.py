@@ -87,9 +87,12 @@ def make_broker(policy: str, params: dict[str, Any] | None = None, where: str = 
     if not (isinstance(cls, type) and issubclass(cls, Broker)):
         raise PolicyError(f"{where}.policy: {policy!r} is not a Broker subclass")
     params = dict(params or {})
-    sig = inspect.signature(cls.__init__)
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):  # pragma: no cover - exotic classes
+        sig = inspect.Signature()
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-    known = [n for n, p in sig.parameters.items() if n != "self" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    known = [n for n, p in sig.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
     if not accepts_any:
         for key in params:
             if key not in known:

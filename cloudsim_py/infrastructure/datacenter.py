@@ -48,6 +48,7 @@ class Datacenter:
         if fidelity == "slice" and not slice_s > 0:
             raise CapacityError(f"slice length must be > 0, got {slice_s}")
         self.sim = sim
+        sim.model = self
         self.tiers = tiers
         self.hosts: list[Host] = [Host.make(i, tiers) for i in range(hosts)]
         if interference is None:
@@ -68,6 +69,7 @@ class Datacenter:
         self._open: list[dict[int, None]] = [self._idle[0]] + [
             dict.fromkeys(range(hosts)) for _ in range(1, tiers)]
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
+        self._slots0 = [h.slots[0] for h in self.hosts]
         self.suspended: dict[Job, None] = {}
         self.finished: list[Job] = []
         self.rejected: list[Job] = []
@@ -155,9 +157,36 @@ class Datacenter:
         slot is busy or closed by the threshold, or too few slots are available."""
         if job.state is not JobState.QUEUED:
             job.refuse(RUNNING, self.sim.now)
+        now = self.sim.now
+        if self.tiers == 1 and hosts is None and tier == 0:
+            # hot path of every k = 1 policy: take the first idle hosts, no interference
+            idle = self._idle[0]
+            n = job.procs
+            if n > len(idle):
+                raise CapacityError(f"t={now}: job {job.id} needs {n} slots in tier 0, "
+                                    f"{len(idle)} available")
+            ids = list(islice(idle, n))
+            slots = self._slots0
+            placed = []
+            for i, hid in enumerate(ids):
+                del idle[hid]
+                slot = slots[hid]
+                slot.job = job
+                slot.process = i
+                placed.append(slot.host)
+            job.hosts = placed
+            job.tier = 0
+            self._running[0][job] = None
+            job.state = RUNNING
+            if job.first_start is None:
+                job.first_start = now
+            job.start_time = job.settled_at = now
+            job.remaining_work = job._runtime
+            job.speed = 1.0
+            job.finish_event = self.sim.schedule(now + job._runtime, EventKind.FINISH, job)
+            return placed
         placed = self._place(job, tier, hosts)
         job.state = RUNNING
-        now = self.sim.now
         if job.first_start is None:
             job.first_start = now
         job.start_time = now
@@ -455,12 +484,24 @@ class Datacenter:
         job.finish_event = None
         job.remaining_work = 0.0
         job.settled_at = now
-        job.transition(JobState.FINISHED, now)
+        if job.state is not RUNNING:  # pragma: no cover - a cancelled finish cannot fire
+            job.refuse(JobState.FINISHED, now)
+        job.state = JobState.FINISHED
         job.finish_time = now
-        hosts = self._vacate(job)
-        self.finished.append(job)
-        if self.tiers > 1:
+        if self.tiers == 1:
+            idle = self._idle[0]
+            for h in job.hosts:
+                slot = h.slots[0]
+                slot.job = None
+                slot.process = -1
+                idle[h.id] = None
+            del self._running[0][job]
+            job.hosts = None
+            job.speed = 0.0
+        else:
+            hosts = self._vacate(job)
             self._rerate(self._touched(job, hosts))
+        self.finished.append(job)
         self._dirty = True
         self.broker.on_finish(job)  # type: ignore[union-attr]
 

@@ -7,7 +7,7 @@ from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
-from ..engine import Event, EventKind, Simulation
+from ..engine import EventKind, Simulation
 from ..errors import TraceError
 from .cpu import CpuEstimateModel, CpuUsageModel
 from .job import Job
@@ -51,38 +51,28 @@ def jobs_from_table(table: WorkloadTable, cpu_usage: CpuUsageModel | None = None
 
 
 class JobFeeder:
-    """Schedules the arrival of each job of ``jobs`` (sorted by submit time) and hands it to
-    ``submit`` when it arrives. Only the next arrival is ever in the event queue."""
+    """Streams the arrival of each job of ``jobs`` (sorted by submit time) into the simulation
+    and hands it to ``submit`` when it arrives. Jobs are created lazily, one ahead."""
 
-    __slots__ = ("sim", "_jobs", "_submit", "_last", "fed", "_next")
+    __slots__ = ("sim", "_submit", "fed")
 
     def __init__(self, sim: Simulation, jobs: Iterable[Job], submit: Callable[[Job], None]) -> None:
         self.sim = sim
-        self._jobs = iter(jobs)
         self._submit = submit
-        self._last = -float("inf")
         self.fed = 0
-        self._next: Event | None = None
-        sim.on(EventKind.ARRIVAL, self._on_arrival)
-        self._schedule_next()
+        sim.stream(EventKind.ARRIVAL, self._timed(jobs), self._on_arrival)
 
-    def _schedule_next(self) -> None:
-        job = next(self._jobs, None)
-        if job is None:
-            self._next = None
-            return
-        t = job.submit_time
-        if t < self._last:
-            raise TraceError(f"job {job.id}: submit time {t} before the previous job's {self._last}; "
-                             "jobs must be sorted by submit time")
-        self._last = t
-        self._next = self.sim.schedule(max(t, self.sim.now), EventKind.ARRIVAL, job)
+    @staticmethod
+    def _timed(jobs: Iterable[Job]) -> Iterator[tuple[float, Job]]:
+        last = -float("inf")
+        for job in jobs:
+            t = job.submit_time
+            if t < last:
+                raise TraceError(f"job {job.id}: submit time {t} before the previous job's {last}; "
+                                 "jobs must be sorted by submit time")
+            last = t
+            yield t, job
 
-    def _on_arrival(self, ev: Event) -> None:
+    def _on_arrival(self, job: Job) -> None:
         self.fed += 1
-        self._schedule_next()
-        self._submit(ev.target)
-
-    @property
-    def exhausted(self) -> bool:
-        return self._next is None
+        self._submit(job)

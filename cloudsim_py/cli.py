@@ -1,0 +1,176 @@
+"""``cloudsim-py``: run and validate scenarios, list policies (and workload / trace tools)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from typing import Sequence
+
+from . import __version__
+from .errors import CloudSimError
+
+log = logging.getLogger("cloudsim_py")
+
+
+class Progress:
+    """Jobs done and jobs/s on stderr, for runs longer than ``delay`` seconds."""
+
+    def __init__(self, stream=sys.stderr, delay: float = 2.0, every: float = 0.5) -> None:
+        self.stream = stream
+        self.delay = delay
+        self.every = every
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, sim) -> None:
+        now = time.perf_counter()
+        elapsed = now - self.t0
+        if elapsed < self.delay or now - self.last < self.every:
+            return
+        self.last = now
+        dc = sim.model
+        done = len(dc.finished) if dc is not None else 0
+        total = dc.submitted if dc is not None else 0
+        self.stream.write(f"\r  {done:,} jobs done ({total:,} submitted), {done / elapsed:,.0f} jobs/s, "
+                          f"simulated t = {sim.now:,.0f} s   ")
+        self.stream.flush()
+        self.shown = True
+
+    def reset(self) -> None:
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from .metrics import format_summary
+    from .scenario import load_scenario, run_scenario
+
+    scenario = load_scenario(args.scenario, args.set or ())
+    progress = Progress() if not args.quiet and sys.stderr.isatty() else None
+    out = args.out if args.out is not None else scenario.output.dir
+    runs = run_scenario(scenario, out, progress)
+    report = runs[0][1].report
+    if report is not None and not args.quiet:
+        for line in report.lines():
+            print(line, file=sys.stderr)
+    hosts = len(runs[0][1].datacenter.hosts)
+    if len(runs) == 1:
+        policy, result = runs[0]
+        print(format_summary(result.summary, f"{scenario.name}: policy {policy}, {hosts} hosts, "
+                                             f"{scenario.datacenter.tiers} tier(s), seed {scenario.seed}"))
+    else:
+        print(comparison_table(scenario.name, hosts, [(p, r.summary) for p, r in runs]))
+    if out is not None:
+        print(f"results written to {out}", file=sys.stderr)
+    return 0
+
+
+def comparison_table(name: str, hosts: int, runs: Sequence[tuple[str, dict]]) -> str:
+    """Policies side by side (times in minutes, as Liu 2015 Table 2)."""
+    rows = [
+        ("jobs finished", "jobs_finished", lambda v: f"{v:,}"),
+        ("jobs rejected", "jobs_rejected", lambda v: f"{v:,}"),
+        ("avg wait (min)", "avg_wait", lambda v: f"{v / 60:,.1f}"),
+        ("max wait (min)", "max_wait", lambda v: f"{v / 60:,.1f}"),
+        ("avg response (min)", "avg_response", lambda v: f"{v / 60:,.1f}"),
+        ("avg bounded slowdown", "avg_bsld", lambda v: f"{v:,.2f}"),
+        ("max bounded slowdown", "max_bsld", lambda v: f"{v:,.1f}"),
+        ("utilization", "utilization", lambda v: f"{v:.3f}"),
+        ("kills", "kills", lambda v: f"{v:,}"),
+        ("migrations", "migrations", lambda v: f"{v:,}"),
+        ("preemptions", "preemptions", lambda v: f"{v:,}"),
+        ("wall seconds", "wall_seconds", lambda v: f"{v:.2f}"),
+    ]
+    head = ["metric"] + [p for p, _ in runs]
+    body = [[label] + [fmt(s[key]) for _, s in runs] for label, key, fmt in rows]
+    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+    lines = [f"{name}: {hosts} hosts"]
+    lines.append("  ".join(h.ljust(widths[0]) if i == 0 else h.rjust(widths[i]) for i, h in enumerate(head)))
+    for r in body:
+        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
+    return "\n".join(lines)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .scenario import load_scenario
+    from .scenario.run import prepared_table
+
+    scenario = load_scenario(args.scenario, args.set or ())
+    table, hosts = prepared_table(scenario)
+    policies = ", ".join(b.policy for b in scenario.brokers)
+    print(f"{args.scenario}: valid scenario {scenario.name!r}: {len(table):,} jobs on {hosts} hosts "
+          f"x {scenario.datacenter.tiers} tier(s), policy {policies}, seed {scenario.seed}")
+    if table.report is not None:
+        for line in table.report.lines():
+            print(line)
+    return 0
+
+
+def _cmd_policies(args: argparse.Namespace) -> int:
+    from .brokers import broker_registry
+
+    items = list(broker_registry.items())
+    width = max(len(n) for n, _ in items)
+    for name, cls in items:
+        tiers = f"[tiers >= {cls.min_tiers}]" if getattr(cls, "min_tiers", 1) > 1 else ""
+        print(f"{name.ljust(width)}  {cls.description} {tiers}".rstrip())
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cloudsim-py", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"cloudsim_py {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what the library does")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("run", help="run a scenario and print its summary")
+    p.add_argument("scenario", help="scenario YAML file")
+    p.add_argument("--out", help="write summary.json and jobs.csv here (overrides output.dir)")
+    p.add_argument("--set", action="append", metavar="KEY.PATH=VALUE",
+                   help="override a scenario value, e.g. --set broker.policy=easy (repeatable)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress or cleaning report")
+    p.set_defaults(func=_cmd_run)
+
+    p = sub.add_parser("validate", help="check a scenario (and load its workload) without running")
+    p.add_argument("scenario")
+    p.add_argument("--set", action="append", metavar="KEY.PATH=VALUE")
+    p.set_defaults(func=_cmd_validate)
+
+    p = sub.add_parser("policies", help="list the scheduling policies")
+    p.set_defaults(func=_cmd_policies)
+
+    for module, fn in (("cloudsim_py.workload.commands", "add_workload_commands"),
+                       ("cloudsim_py.workload.archive", "add_traces_commands")):
+        try:
+            mod = __import__(module, fromlist=[fn])
+        except ImportError:
+            continue
+        getattr(mod, fn)(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except CloudSimError as exc:
+        print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:  # pragma: no cover
+        print("cloudsim-py: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Experiments: reproduction of published tables (and, later, sweeps and plots)."""

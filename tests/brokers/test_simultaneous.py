@@ -1,0 +1,25 @@
+from cloudsim_py import Broker, simulate
+from tests.helpers import jobs
+
+
+class Recorder(Broker):
+    """FCFS that records what each scheduling pass saw."""
+
+    def bind(self, dc):
+        super().bind(dc)
+        self.passes = []
+
+    def schedule(self, now):
+        self.passes.append((now, self.dc.idle(0)))
+        while self.queue and self.queue[0].procs <= self.dc.idle(0):
+            self.dc.start(self.queue.pop(0))
+
+
+def test_jobs_ending_at_the_same_instant_are_seen_in_one_pass():
+    # J1 and J2 (2 procs each) both end at 10; J3 (4 procs) waits. The broker is asked once
+    # at t=10 and sees all 4 hosts idle, never a state with only one of the two finished.
+    broker = Recorder()
+    r = simulate(jobs((0, 2, 10), (0, 2, 10), (1, 4, 5)), hosts=4, policy=broker)
+    at_10 = [p for p in broker.passes if p[0] == 10.0]
+    assert at_10 == [(10.0, 4)]
+    assert r.summary["jobs_finished"] == 3

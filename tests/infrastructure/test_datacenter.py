@@ -1,0 +1,169 @@
+import pytest
+
+from cloudsim_py import Broker, Datacenter, Job, JobState, Simulation
+from cloudsim_py.errors import CapacityError, JobStateError, PolicyError
+from cloudsim_py.execution.interference import InterferenceModel
+
+# fixed factors: fg loss 2 %, background eff 0.5 for multi-process jobs, 0.9 for single ones
+FIXED = InterferenceModel("fixed", loss_low=0.02, loss_high=0.02, single_low=0.9, single_high=0.9,
+                          multi_mean=0.5, multi_low=0.5, multi_high=0.5)
+
+
+class Idle(Broker):
+    """A broker that does nothing by itself: tests drive the datacenter directly."""
+
+    def schedule(self, now):
+        pass
+
+
+def world(hosts=4, tiers=1, **kw):
+    sim = Simulation(seed=3)
+    dc = Datacenter(sim, hosts, tiers, interference=FIXED if tiers > 1 else None, check=True, **kw)
+    dc.attach(Idle())
+    return sim, dc
+
+
+def submitted(dc, job):
+    dc.submit(job)
+    return job
+
+
+def test_start_raises_when_too_few_slots_are_idle():
+    sim, dc = world(hosts=4)
+    submitted(dc, Job(1, 0, 3, runtime=10))
+    dc.start(dc.broker.queue[0])
+    big = submitted(dc, Job(2, 0, 2, runtime=10))
+    with pytest.raises(CapacityError, match="job 2 needs 2 slots in tier 0, 1 available"):
+        dc.start(big)
+    assert big.state is JobState.QUEUED and dc.idle(0) == 1
+
+
+def test_start_on_a_busy_slot_raises_and_changes_nothing():
+    sim, dc = world(hosts=4)
+    a = submitted(dc, Job(1, 0, 2, runtime=10))
+    dc.start(a, hosts=[0, 1])
+    b = submitted(dc, Job(2, 0, 2, runtime=10))
+    with pytest.raises(CapacityError, match="host 1 tier 0 holds job 1"):
+        dc.start(b, hosts=[1, 2])
+    assert dc.idle(0) == 2 and b.state is JobState.QUEUED
+    dc._check()
+
+
+def test_a_job_finishes_after_its_runtime_at_full_speed():
+    sim, dc = world()
+    job = submitted(dc, Job(1, 0, 2, runtime=30))
+    dc.start(job)
+    sim.run()
+    assert job.state is JobState.FINISHED and job.finish_time == 30.0 and dc.idle(0) == 4
+
+
+def test_kill_throws_the_work_away_and_requeues_the_job():
+    sim, dc = world()
+    job = submitted(dc, Job(1, 0, 2, runtime=30))
+    dc.start(job)
+    sim.run(until=12)
+    dc.kill(job)
+    assert job.state is JobState.QUEUED and job.kills == 1 and job.lost_work == 12.0
+    assert job.remaining_work == 30.0 and dc.idle(0) == 4 and dc.kills == 1
+    dc.start(job)
+    sim.run()
+    assert job.finish_time == 42.0     # restarted from scratch at 12
+
+
+def test_suspend_keeps_the_work_and_resume_pays_the_migration_cost():
+    sim, dc = world(migration_cost=20.0)
+    job = submitted(dc, Job(1, 0, 2, runtime=30))
+    dc.start(job, hosts=[0, 1])
+    sim.run(until=10)
+    dc.suspend(job)
+    assert job.state is JobState.SUSPENDED and dc.idle(0) == 4
+    sim.run(until=15)
+    dc.resume(job, hosts=[2, 3])
+    sim.run()
+    # 10 s done before; resumed at 15, restored at 35, 20 s of work left -> ends at 55
+    assert job.finish_time == 55.0 and job.migrations == 1 and dc.migrations == 1
+
+
+def test_illegal_actions_raise():
+    sim, dc = world()
+    job = submitted(dc, Job(1, 0, 1, runtime=5))
+    with pytest.raises(JobStateError):
+        dc.resume(job)               # queued, not suspended
+    with pytest.raises(JobStateError):
+        dc.kill(job)                 # not running
+    with pytest.raises(CapacityError, match="tier 1 does not exist"):
+        dc.start(job, tier=1)
+
+
+def test_a_policy_needing_more_tiers_fails_when_attached():
+    class TwoTier(Idle):
+        name = "twotier"
+        min_tiers = 2
+
+    sim = Simulation()
+    dc = Datacenter(sim, 4, 1)
+    with pytest.raises(PolicyError, match="needs at least 2 tiers; the datacenter has 1"):
+        dc.attach(TwoTier())
+
+
+# ----------------------------------------------------------------- two tiers: progress rates
+
+def test_background_process_speed_is_eff_times_idle_share():
+    # host 0: fg process uses 0.7 of the CPU, bg process needs 0.6: idle 0.3 -> speed
+    # eff 0.5 * 0.3 / 0.6 = 0.25; the fg job loses 2 % while the bg one is there.
+    sim, dc = world(hosts=1, tiers=2)
+    fg = submitted(dc, Job(1, 0, 1, runtime=100, cpu_usage=(0.7,), cpu_estimate=(0.7,)))
+    bg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(0.6,), cpu_estimate=(0.6,)))
+    dc.start(fg, 0)
+    dc.start(bg, 1)
+    assert fg.speed == pytest.approx(0.98)
+    assert bg.speed == pytest.approx(0.9 * 0.3 / 0.6)   # single-process job: eff 0.9
+
+
+def test_background_job_runs_at_full_speed_when_the_foreground_is_idle_and_rerates():
+    sim, dc = world(hosts=2, tiers=2)
+    fg = submitted(dc, Job(1, 0, 1, runtime=10, cpu_usage=(0.5,), cpu_estimate=(0.5,)))
+    bg = submitted(dc, Job(2, 0, 2, runtime=20, cpu_usage=(0.5, 0.5), cpu_estimate=(0.5, 0.5)))
+    dc.start(fg, 0, hosts=[0])
+    dc.start(bg, 1, hosts=[0, 1])
+    # process on host 0 under fg: 0.5 * min(1, 0.5/0.5) = 0.5; job speed = slowest = 0.5
+    assert bg.speed == pytest.approx(0.5)
+    sim.run()
+    # fg (speed 0.98 beside the bg) ends at 10/0.98; bg did 0.5 * 10/0.98 by then, then 1.0
+    t1 = 10 / 0.98
+    assert fg.finish_time == pytest.approx(t1)
+    assert bg.finish_time == pytest.approx(t1 + (20 - 0.5 * t1))
+
+
+def test_idle_floor_keeps_a_background_job_moving_under_a_full_foreground():
+    # fg uses 100 %: the bg process still gets the 4 % floor: 0.9 * 0.04 / 1.0
+    sim, dc = world(hosts=1, tiers=2)
+    fg = submitted(dc, Job(1, 0, 1, runtime=100, cpu_usage=(1.0,), cpu_estimate=None))
+    bg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(1.0,), cpu_estimate=None))
+    dc.start(fg, 0)
+    dc.start(bg, 1)          # allowed: with unknown usage the threshold cannot be applied
+    assert bg.speed == pytest.approx(0.9 * 0.04)
+
+
+def test_no_background_placement_above_the_threshold():
+    sim, dc = world(hosts=2, tiers=2)
+    fg = submitted(dc, Job(1, 0, 1, runtime=100, cpu_usage=(0.97,), cpu_estimate=(0.97,)))
+    dc.start(fg, 0, hosts=[0])
+    assert dc.available(1) == 1 and dc.idle(1) == 2
+    bg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(0.5,), cpu_estimate=(0.5,)))
+    with pytest.raises(CapacityError, match="higher tiers use >= 0.96"):
+        dc.start(bg, 1, hosts=[0])
+
+
+def test_swap_tiers_moves_a_job_in_place_only_onto_idle_slots():
+    sim, dc = world(hosts=2, tiers=2)
+    bg = submitted(dc, Job(1, 0, 2, runtime=50, cpu_usage=(0.5, 0.5), cpu_estimate=(0.5, 0.5)))
+    fg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(0.5,), cpu_estimate=(0.5,)))
+    dc.start(bg, 1, hosts=[0, 1])
+    dc.start(fg, 0, hosts=[1])
+    with pytest.raises(CapacityError, match="host 1 holds job 2"):
+        dc.swap_tiers(bg)
+    sim.run(until=10 / 0.98 + 1)      # fg finished
+    dc.swap_tiers(bg)
+    assert bg.tier == 0 and [h.id for h in bg.hosts] == [0, 1] and bg.swaps == 1
+    assert bg.speed == 1.0 and dc.idle(1) == 2

@@ -1,0 +1,42 @@
+import json
+
+from cloudsim_py.cli import main
+
+QUICK = "scenarios/quickstart.yaml"
+
+
+def test_run_prints_a_table_and_writes_summary_and_jobs(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(__import__("tests.conftest", fromlist=["REPO"]).REPO)
+    code = main(["run", QUICK, "--out", str(tmp_path), "--quiet"])
+    out = capsys.readouterr().out
+    assert code == 0 and "avg wait (min)" in out and "fcfs" in out and "easy" in out
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert set(summary["runs"]) == {"fcfs", "easy"}
+    assert (tmp_path / "easy" / "jobs.csv").read_text().startswith("id,submit,start,finish")
+
+
+def test_set_overrides_the_scenario_from_the_command_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(__import__("tests.conftest", fromlist=["REPO"]).REPO)
+    code = main(["run", QUICK, "--quiet", "--set", "broker=conservative", "--out", str(tmp_path)])
+    assert code == 0 and "policy conservative" in capsys.readouterr().out
+    assert json.loads((tmp_path / "summary.json").read_text())["policy"] == "conservative"
+
+
+def test_validate_reports_the_workload_without_running(capsys, monkeypatch):
+    monkeypatch.chdir(__import__("tests.conftest", fromlist=["REPO"]).REPO)
+    assert main(["validate", QUICK]) == 0
+    assert "valid scenario 'quickstart'" in capsys.readouterr().out
+
+
+def test_policies_lists_each_policy_with_a_description(capsys):
+    assert main(["policies"]) == 0
+    out = capsys.readouterr().out
+    for name in ("fcfs", "easy", "conservative"):
+        assert any(line.startswith(name + " ") and len(line.split()) > 3 for line in out.splitlines())
+
+
+def test_an_invalid_scenario_exits_non_zero_with_the_message(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nworkload: {jobs: [{submit: 0, procs: 1, runtime: 1}]}\nbroker: nope\n")
+    assert main(["run", str(bad)]) == 2
+    assert "bad.yaml:3: broker.policy: unknown policy 'nope'" in capsys.readouterr().err

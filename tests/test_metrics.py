@@ -1,0 +1,43 @@
+import pytest
+
+from tests.helpers import run
+
+
+def test_wait_response_and_bounded_slowdown_follow_the_paper():
+    # 2 hosts. J1 (2 procs, 100 s) 0-100. J2 (1 proc, 4 s) submitted at 0 waits until 100.
+    # J2: response 104, wait 104 - 4 = 100, bsld = 104 / max(10, 4) = 10.4.
+    # J1: response 100, wait 0, bsld max(1, 100/100) = 1.
+    r = run([(0, 2, 100), (0, 1, 4)], hosts=2, policy="fcfs")
+    s = r.summary
+    assert s["avg_wait"] == pytest.approx(50.0) and s["max_wait"] == pytest.approx(100.0)
+    assert s["avg_response"] == pytest.approx(102.0)
+    assert s["avg_bsld"] == pytest.approx((1.0 + 10.4) / 2) and s["max_bsld"] == pytest.approx(10.4)
+
+
+def test_utilization_is_work_over_capacity_of_the_makespan():
+    # 2 hosts busy: J1 2x100, J2 1x4 -> 204 processor-seconds over 2 x 104
+    r = run([(0, 2, 100), (0, 1, 4)], hosts=2, policy="fcfs")
+    assert r.summary["makespan"] == 104.0
+    assert r.summary["utilization"] == pytest.approx(204 / 208)
+
+
+def test_tau_is_configurable():
+    r = run([(0, 2, 100), (0, 1, 4)], hosts=2, policy="fcfs", tau=1.0)
+    assert r.summary["max_bsld"] == pytest.approx(104 / 4)
+
+
+def test_warmup_trims_the_earliest_jobs_from_averages_only():
+    # 4 jobs, warmup 0.5 drops J1 and J2 from the averages; counts still cover all 4.
+    specs = [(0, 1, 10), (1, 1, 10), (2, 1, 10), (3, 1, 10)]
+    r = run(specs, hosts=1, policy="fcfs", warmup=0.5)
+    # starts 0, 10, 20, 30 -> waits of J3, J4: 18, 27 (wait = start - submit here)
+    assert r.summary["avg_wait"] == pytest.approx((18 + 27) / 2)
+    assert r.summary["jobs_finished"] == 4
+
+
+def test_every_summary_key_of_the_architecture_is_present():
+    r = run([(0, 1, 10)], hosts=1, policy="fcfs")
+    for key in ("jobs_submitted", "jobs_finished", "jobs_rejected", "avg_wait", "max_wait",
+                "avg_response", "avg_bsld", "max_bsld", "utilization", "kills", "migrations",
+                "preemptions", "makespan", "events", "wall_seconds"):
+        assert key in r.summary
