@@ -9,12 +9,15 @@ class =1, =2, (2,4], (4,8], ..., (64,128], >128. Its published rows are kept in
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
 from .load import offered_load
+
+if TYPE_CHECKING:
+    from ..table import WorkloadTable
 
 #: Size classes of Liu 2015 Table 1: upper bounds (inclusive) of =1, =2, (2,4], ..., (64,128], >128.
 SIZE_CLASS_TOPS = (1, 2, 4, 8, 16, 32, 64, 128)
@@ -116,3 +119,40 @@ def describe(submit: np.ndarray, procs: np.ndarray, runtime: np.ndarray, machine
         "mean_interarrival": span / (n - 1) if n > 1 else math.nan,
         "offered_load": offered_load(submit, procs, runtime, machine_procs),
     }
+
+
+def header_problems(table: "WorkloadTable") -> list[str]:
+    """Where an SWF file's header disagrees with its jobs, one message per problem naming the
+    first offending line: jobs larger than ``MaxProcs``/``MaxNodes``, runtimes above
+    ``MaxRuntime``, more job lines than ``MaxRecords``. (Fewer job lines than ``MaxRecords`` is
+    normal: the archive's cleaned logs keep the original header.)"""
+    from ..table import COL
+
+    out: list[str] = []
+    data, header = table.data, table.header
+
+    def where(i: int) -> str:
+        return f"{table.source}:{int(table.line[i])}" if table.line is not None else f"{table.source}: row {i + 1}"
+
+    alloc = data[:, COL["alloc_procs"]]
+    procs = np.where(alloc == -1, data[:, COL["req_procs"]], alloc)
+    machine = header.machine_size
+    key = "MaxProcs" if header.max_procs else "MaxNodes"
+    if machine:
+        over = np.flatnonzero(procs > machine)
+        if over.size:
+            i = int(over[0])
+            out.append(f"{where(i)}: job {int(data[i, COL['job']])} uses {int(procs[i])} processors, more "
+                       f"than the header's {key} {machine} ({over.size} such jobs)")
+    max_rt = header._int("MaxRuntime")
+    if max_rt and max_rt > 0:
+        over = np.flatnonzero(data[:, COL["run"]] > max_rt)
+        if over.size:
+            i = int(over[0])
+            out.append(f"{where(i)}: job {int(data[i, COL['job']])} runs {data[i, COL['run']]:g} s, longer "
+                       f"than the header's MaxRuntime {max_rt} ({over.size} such jobs)")
+    records = len(table)
+    declared = header._int("MaxRecords")
+    if declared is not None and declared > 0 and records > declared:
+        out.append(f"{table.source}: header says MaxRecords {declared} but the file has {records} job lines")
+    return out
