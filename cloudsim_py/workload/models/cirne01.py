@@ -43,22 +43,29 @@ def joint_a_params(cmin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return xy * lc + y, x * lc + c
 
 
-def _series(kind: str, lo: int, hi: int) -> list[int]:
+def _series(kind: str, lo: int, hi: int) -> np.ndarray:
     """Sizes obeying ``kind`` in ``[lo, hi]`` (series from 1, 2 for even, 4 for multiples of 4)."""
     if kind == "pow2":
-        out, s = [], 1
-        while s <= hi:
-            if s >= lo:
-                out.append(s)
-            s *= 2
-        return out
+        p = 1 << np.arange(0, max(hi, 1).bit_length())
+        return p[(p >= lo) & (p <= hi)]
     if kind == "square":
-        return [k * k for k in range(1, math.isqrt(hi) + 1) if k * k >= lo]
+        q = np.arange(1, math.isqrt(max(hi, 0)) + 1) ** 2
+        return q[q >= lo]
     if kind == "even":
-        return list(range(max(2, lo + (lo % 2)), hi + 1, 2))
+        return np.arange(max(2, lo + (lo % 2)), hi + 1, 2)
     if kind == "mult4":
-        return list(range(max(4, lo + (-lo) % 4), hi + 1, 4))
-    return list(range(max(1, lo), hi + 1))
+        return np.arange(max(4, lo + (-lo) % 4), hi + 1, 4)
+    return np.arange(max(1, lo), hi + 1)
+
+
+def _offered(kind: str, lo: int, hi: int, k: int, rng: np.random.Generator) -> np.ndarray:
+    """``k`` distinct sizes obeying ``kind`` in ``[lo, hi]``, in random order - the first ``k``
+    of the shuffled series (section 7.2); unconstrained ranges are sampled without listing them."""
+    if kind == "none":
+        count = max(0, hi - max(1, lo) + 1)
+        return max(1, lo) + rng.choice(count, size=min(k, count), replace=False) if count else np.empty(0, np.int64)
+    options = _series(kind, lo, hi)
+    return options[rng.permutation(len(options))[:k]]
 
 
 @attrs.define(slots=True, frozen=True)
@@ -141,20 +148,20 @@ class MoldabilityModel:
             acc = 1.0 - rng.random(n)          # U(0, 1], never 0
         else:
             acc = np.full(n, float(self.accuracy))
-        sizes, runtimes, requested_out = [], [], []
+        sizes = []
         for i in range(n):
-            options = _series(str(kind[i]), int(cmin[i]), int(cmax[i])) if kind[i] != "rigid" else []
-            k = min(int(cu[i]), len(options))
-            chosen = [options[j] for j in rng.permutation(len(options))[:k]] if k else []
-            if chosen:
-                chosen[0] = int(procs[i])
-            else:
-                chosen = [int(procs[i])]
-            s = np.asarray(chosen, dtype=np.int64)
-            rt = np.maximum(1.0, np.ceil(work[i] / downey_speedup(s, A[i], sigma[i])))
+            kind_i = str(kind[i])
+            s = _offered(kind_i, int(cmin[i]), int(cmax[i]), int(cu[i]), rng) if kind_i != "rigid" else np.empty(0)
+            s = s.astype(np.int64) if s.size else np.empty(1, dtype=np.int64)
+            s[0] = procs[i]                    # slot 0 is the job's original size
             sizes.append(s)
-            runtimes.append(rt)
-            requested_out.append(np.ceil(rt / acc[i]))
+        counts = np.fromiter((len(s) for s in sizes), dtype=np.int64, count=n)
+        owner = np.repeat(np.arange(n), counts)
+        flat = np.concatenate(sizes) if n else np.empty(0, dtype=np.int64)
+        rt = np.maximum(1.0, np.ceil(work[owner] / downey_speedup(flat, A[owner], sigma[owner])))
+        cuts = np.cumsum(counts)[:-1]
+        runtimes = np.split(rt, cuts)
+        requested_out = np.split(np.ceil(rt / acc[owner]), cuts)
         return MoldableJobs(A=A, sigma=sigma, cmin=cmin, cmax=np.asarray(cmax, dtype=np.int64), work=work,
                             constraint=np.asarray(kind), sizes=sizes, runtimes=runtimes,
                             requested=requested_out)

@@ -1,0 +1,109 @@
+"""``workload generate`` and ``workload stats`` (commands.py), through their argparse parsers."""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+
+import numpy as np
+import pytest
+
+from cloudsim_py.workload.commands import add_workload_commands, parse_params
+from cloudsim_py.workload.swf import read_header
+from cloudsim_py.workload.table import read_table
+
+
+def run(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="cloudsim-py")
+    add_workload_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(list(argv))
+    return args.func(args)
+
+
+def test_generate_writes_a_valid_swf_with_model_parameters_and_seed(tmp_path, capsys):
+    out = tmp_path / "out.swf"
+    assert run("workload", "generate", "--model", "lublin03", "--jobs", "10000", "--procs", "128",
+               "--load", "0.8", "--seed", "1", "-o", str(out)) == 0
+    table = read_table(out)
+    h = read_header(out)
+    assert len(table) == 10_000 and h.max_procs == 128
+    assert h.fields["Model"] == "lublin03" and h.fields["Seed"] == "1"
+    assert h.fields["Param_load"] == "0.8" and float(h.fields["OfferedLoad"]) == pytest.approx(0.8, abs=1e-3)
+    assert "offered load 0.800" in capsys.readouterr().out
+
+
+def test_same_seed_same_file(tmp_path):
+    a, b = tmp_path / "a.swf", tmp_path / "b.swf"
+    for path in (a, b):
+        assert run("workload", "generate", "--model", "feitelson96", "--jobs", "500", "--seed", "3", "-o", str(path)) == 0
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_param_values_are_yaml_and_dotted_keys_nest():
+    assert parse_params(["typed=false", "batch.serial_prob=0.3", "batch.uprob=0.8", "fit=CTC-SP2-1996"]) == {
+        "typed": False, "batch": {"serial_prob": 0.3, "uprob": 0.8}, "fit": "CTC-SP2-1996"}
+
+
+def test_generate_with_params_and_tsafrir_estimates(tmp_path):
+    out = tmp_path / "j.swf"
+    assert run("workload", "generate", "--model", "lublin03", "--jobs", "2000", "--param", "typed=false",
+               "--param", "typeless.serial_prob=0.5", "--param", "typeless.pow2_prob=0.4",
+               "--estimates", "tsafrir05", "-o", str(out)) == 0
+    t = read_table(out)
+    assert np.mean(t.col("alloc_procs") == 1) == pytest.approx(0.5, abs=0.04)
+    assert np.all(t.col("req_time") >= t.col("run"))
+    assert read_header(out).fields["Param_typeless_serial_prob"] == "0.5"
+
+
+def test_bad_model_parameter_is_a_clear_error(tmp_path, capsys):
+    assert run("workload", "generate", "--model", "lublin03", "--jobs", "10", "--load", "0",
+               "-o", str(tmp_path / "x.swf")) == 2
+    assert "model.load: must be in (0, 1.5]" in capsys.readouterr().err
+    assert run("workload", "generate", "--model", "nope", "--jobs", "10", "-o", str(tmp_path / "x.swf")) == 2
+    assert "unknown workload model 'nope'" in capsys.readouterr().err
+
+
+def test_stats_prints_counts_load_summaries_and_the_short_job_table(tmp_path, capsys):
+    out = tmp_path / "out.swf"
+    run("workload", "generate", "--model", "jann97", "--jobs", "3000", "--load", "0.7", "-o", str(out))
+    capsys.readouterr()
+    assert run("workload", "stats", str(out)) == 0
+    text = capsys.readouterr().out
+    assert "jobs            3000 of 3000 records" in text
+    assert "machine         322 processors (header MaxProcs)" in text
+    assert "offered load    0.700" in text
+    assert "% of short" in text and "(64,128]" in text and "runtime (s)" in text
+
+
+def _write(path, header, jobs):
+    lines = [f"; {k}: {v}" for k, v in header.items()]
+    for i, (submit, procs, run_) in enumerate(jobs, 1):
+        lines.append(f"{i} {submit} -1 {run_} {procs} -1 -1 {procs} -1 -1 1 -1 -1 -1 -1 -1 -1 -1")
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_stats_warns_naming_the_line_of_a_job_larger_than_maxprocs(tmp_path, capsys):
+    f = tmp_path / "bad.swf"
+    _write(f, {"MaxProcs": 8}, [(0, 4, 10), (5, 16, 10), (9, 2, 10)])
+    assert run("workload", "stats", str(f)) == 0
+    err = capsys.readouterr().err
+    assert f"warning: {f}:3: job 2 uses 16 processors, more than the header's MaxProcs 8" in err
+    assert run("workload", "stats", "--strict", str(f)) == 1
+    assert f"error: {f}:3: job 2" in capsys.readouterr().err
+
+
+def test_stats_on_a_broken_file_is_an_error_naming_the_line(tmp_path, capsys):
+    f = tmp_path / "broken.swf"
+    f.write_text("; MaxProcs: 8\n1 0 -1 10 4\n")
+    assert run("workload", "stats", str(f)) == 1
+    assert f"{f}:2: expected 18 SWF fields" in capsys.readouterr().err
+
+
+def test_stats_reads_gzip_files(tmp_path, capsys):
+    f = tmp_path / "w.swf"
+    _write(f, {"MaxProcs": 8}, [(0, 1, 10), (100, 2, 30), (200, 8, 400)])
+    gz = tmp_path / "w.swf.gz"
+    gz.write_bytes(gzip.compress(f.read_bytes()))
+    assert run("workload", "stats", str(gz)) == 0
+    # work 1x10 + 2x30 + 8x400 = 3270 over 8 processors x 200 s -> 2.044
+    assert "offered load    2.044" in capsys.readouterr().out
