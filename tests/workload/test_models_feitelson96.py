@@ -169,3 +169,15 @@ def test_one_million_jobs_in_seconds():
     t0 = time.perf_counter()
     Feitelson96(load=0.8).generate(1_000_000, np.random.default_rng(0))
     assert time.perf_counter() - t0 < 10
+
+
+def test_a_long_repetition_chain_caps_the_load_and_says_so(caplog):
+    # seed 0, 20,000 jobs: one run of 308 repetitions of an 82,542 s job spans 2.5e7 s by
+    # itself, more than 20,000 jobs at load 0.8 need; fewer repetitions reach the target
+    g = Feitelson96(load=0.8)
+    g.generate(20_000, np.random.default_rng(0))
+    assert g.achieved_load < 0.6
+    assert "lower max_repeats" in caplog.text
+    g = Feitelson96(load=0.8, max_repeats=100)
+    g.generate(20_000, np.random.default_rng(0))
+    assert g.achieved_load == pytest.approx(0.8, rel=2e-4)

@@ -30,6 +30,7 @@ is shipped as ``fit: NASA-iPSC-1993``):
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any, Mapping
 
@@ -39,9 +40,10 @@ import numpy as np
 from ..table import WorkloadTable
 from .fitdata import load_fit
 from .header import model_header
-from .load import solve_scale
-from .load import offered_load
+from .load import offered_load, solve_scale
 from .params import ParameterError, check_integer, check_real, integer, machine_procs, real, target_load
+
+log = logging.getLogger(__name__)
 
 TITLE = ("Feitelson 1996 model structure (JSSPP 1996, LNCS 1162) with constants FITTED by "
          "cloudsim_py to a PWA log - not the paper's published constants")
@@ -170,7 +172,13 @@ class Feitelson96:
 
         c = 1.0
         if self.load is not None and jobs > 1:
-            c, _ = solve_scale(load_at, self.load)
+            c, reached = solve_scale(load_at, self.load)
+            chain = float(np.max((lengths - 1) * run))
+            if chain > 0 and work / (self.procs * chain) < self.load * (1 - 1e-3):
+                log.warning("feitelson96: one run of %d repetitions alone spans %.0f s, so %d jobs cannot "
+                            "reach load %.3g (reached %.3g); generate more jobs or lower max_repeats "
+                            "(now %d)", int(lengths[np.argmax((lengths - 1) * run)]), chain, jobs,
+                            self.load, reached, self.max_repeats)
         submit = submits(c)
         order = np.argsort(submit, kind="stable")
         number = np.empty(jobs, dtype=np.int64)

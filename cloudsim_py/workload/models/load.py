@@ -32,7 +32,7 @@ def offered_load(submit: np.ndarray, procs: np.ndarray, runtime: np.ndarray, mac
 
 
 def solve_scale(load_at: Callable[[float], float], target: float, c0: float = 1.0,
-                rtol: float = 1e-3, max_iter: int = 40) -> tuple[float, float]:
+                rtol: float = 2e-4, max_iter: int = 60) -> tuple[float, float]:
     """Find the inter-arrival scale ``c`` whose load ``load_at(c)`` is ``target``.
 
     The load falls as ``c`` grows, roughly as ``1/c``: the multiplicative fixed point
@@ -41,15 +41,28 @@ def solve_scale(load_at: Callable[[float], float], target: float, c0: float = 1.
     ``rtol`` and returns ``(c, achieved load)`` of the best step seen.
     """
     c = c0
+    lo, hi = 0.0, math.inf          # bracket: load(lo) > target > load(hi)
     best = (math.inf, c0, math.nan)
     for _ in range(max_iter):
         load = load_at(c)
-        err = abs(load / target - 1.0)
+        err = abs(load / target - 1.0) if math.isfinite(load) else math.inf
         if err < best[0]:
             best = (err, c, load)
-        if err <= rtol or not math.isfinite(load) or load <= 0:
+        if err <= rtol:
             break
-        c *= load / target
+        if load > target:           # too much load (or a zero span): spread arrivals more
+            lo = c
+        else:
+            hi = c
+        step = c * load / target if math.isfinite(load) and load > 0 else math.nan
+        if lo < step < hi:
+            c = step
+        elif math.isfinite(hi) and lo > 0:
+            c = math.sqrt(lo * hi)
+        else:
+            c = c * 4.0 if not math.isfinite(hi) else c / 4.0
+        if math.isfinite(hi) and hi / max(lo, 1e-300) < 1 + 1e-12:
+            break
     if best[0] > rtol:
         log.warning("target load %.4g reached only to %.4g (relative error %.2g)", target, best[2], best[0])
     return best[1], best[2]
