@@ -8,6 +8,7 @@ import pytest
 from cloudsim_py.workload.models import Lublin03
 from cloudsim_py.workload.models.lublin03 import BATCH, INTERACTIVE, LublinStream
 from cloudsim_py.workload.models.params import ParameterError
+from cloudsim_py.workload.models.special import gamma_cdf, gammainc_lower
 from cloudsim_py.workload.models.stats import describe
 from cloudsim_py.workload.table import read_table
 
@@ -61,9 +62,9 @@ def test_batch_jobs_are_about_fifteen_percent_of_typed_arrivals(typed):
 
 def _log_runtime_mean(a: float, b: float) -> float:
     """E[log floor(e^y)] for y ~ gamma(a, b) redrawn above 12 (2.3 step 3), by quadrature."""
-    from scipy import stats
     y = np.linspace(1e-9, 12.0, 2_000_001)
-    dens = stats.gamma.pdf(y, a, scale=b)
+    log_dens = (a - 1) * np.log(y) - y / b                  # unnormalised gamma density
+    dens = np.exp(log_dens - log_dens.max())
     return float(np.sum(dens * np.log(np.floor(np.exp(y)))) / np.sum(dens))
 
 
@@ -83,8 +84,7 @@ def test_larger_batch_jobs_take_the_long_runtime_branch_more_often(typed):
     # batch p(n) = clip(-0.003 n + 0.6986): p(1) = 0.6956, p(64) = 0.5066. P(runtime > e^8.5)
     # = p P1 + (1 - p) P2 with P1 = P(gamma(6.57, 0.823) > 8.5 | <= 12), P2 likewise for
     # gamma(639.1, 0.0156) (~1). Serial batch jobs: ~8.6k, size-64 batch jobs: ~5k in 200k jobs.
-    from scipy import stats
-    tail = lambda a, b: (stats.gamma.cdf(12, a, scale=b) - stats.gamma.cdf(8.5, a, scale=b)) / stats.gamma.cdf(12, a, scale=b)
+    tail = lambda a, b: (gamma_cdf(12, a, b) - gamma_cdf(8.5, a, b)) / gamma_cdf(12, a, b)
     p1, p2 = tail(6.57, 0.823), tail(639.1, 0.0156)
     size, run = _stream(typed, 1)
     for n in (1, 64):
@@ -119,9 +119,8 @@ def test_mean_interarrival_is_the_truncated_gamma_mgf():
     # = (1 - 0.4871)^-10.4605 x P(gamma(10.4605, 0.4871/0.5129) <= 13) / P(g <= 13) = 911 s;
     # the daily cycle averages out over whole days; truncation costs 0.5 s per job.
     # (WORKLOAD_MODELS.md 2.4b reports 999 s for one 10,000-job run of a throwaway generator.)
-    from scipy import stats
     k, th = 10.2303 * 1.0225, 0.4871
-    expected = (1 - th) ** -k * stats.gamma.cdf(13, k, scale=th / (1 - th)) / stats.gamma.cdf(13, k, scale=th) - 0.5
+    expected = (1 - th) ** -k * gamma_cdf(13, k, th / (1 - th)) / gamma_cdf(13, k, th) - 0.5
     t = Lublin03(procs=256, typed=False).generate(N, np.random.default_rng(8))
     assert abs(np.diff(t.col("submit")).mean() / expected - 1) < 0.03
 
@@ -150,13 +149,30 @@ def test_truncated_increments_keep_the_cycle_over_ten_thousand_jobs():
 
 def test_daily_weights_are_gamma_masses_starting_at_bucket_eleven():
     # w_k = G(k + 0.5) - G(k - 0.5), k = 11..58, stored in bucket (k - 1) mod 48, normalised
-    from scipy import stats
+    stats = pytest.importorskip("scipy.stats")
     s = BATCH
     cdf = lambda x: stats.gamma.cdf(x, s.anum, scale=s.bnum)
     raw = np.empty(48)
     for k in range(11, 59):
         raw[(k - 1) % 48] = cdf(k + 0.5) - cdf(k - 0.5)
     np.testing.assert_allclose(s.daily_weights(), raw / raw.mean(), rtol=1e-10)
+
+
+def test_gamma_cdf_closed_forms():
+    # P(1, x) = 1 - e^-x; P(2, x) = 1 - e^-x (1 + x); P(3, x) = 1 - e^-x (1 + x + x^2/2); both
+    # expansions (series below a + 1, continued fraction above) are exercised
+    for x in (0.1, 0.9, 2.5, 7.0, 30.0):
+        assert gammainc_lower(1, x) == pytest.approx(1 - np.exp(-x), rel=1e-12, abs=1e-15)
+        assert gammainc_lower(2, x) == pytest.approx(1 - np.exp(-x) * (1 + x), rel=1e-12, abs=1e-15)
+        assert gammainc_lower(3, x) == pytest.approx(1 - np.exp(-x) * (1 + x + x * x / 2), rel=1e-12, abs=1e-15)
+    assert gamma_cdf(4.0, 2.0, 2.0) == pytest.approx(gammainc_lower(2, 2.0))
+
+
+def test_gamma_cdf_matches_scipy_for_the_papers_shapes():
+    stats = pytest.importorskip("scipy.stats")
+    for shape, scale in ((6.1271, 5.2740), (8.9186, 3.6680), (639.1, 0.0156), (10.4605, 0.9497)):
+        for x in (1.0, 10.0, 13.0, 32.0, 60.0):
+            assert gamma_cdf(x, shape, scale) == pytest.approx(stats.gamma.cdf(x, shape, scale=scale), abs=1e-12)
 
 
 def test_target_load_is_reached_and_recorded():
