@@ -8,12 +8,11 @@ import gzip
 import hashlib
 import http.server
 import threading
-from pathlib import Path
 
 import pytest
 
 from cloudsim_py.workload import archive
-from cloudsim_py.workload.archive import CATALOGUE, ArchiveError, add_traces_commands, cache_dir, find_trace
+from cloudsim_py.workload.archive import CATALOGUE, add_traces_commands, cache_dir, find_trace
 
 from .conftest import shared_traces_dir
 

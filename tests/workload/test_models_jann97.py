@@ -5,7 +5,6 @@ window they were fitted to (26 Jun - 12 Sep 1996, 17,818 jobs after cleaning, 32
 from __future__ import annotations
 
 import json
-import math
 import sys
 
 import numpy as np
@@ -13,7 +12,7 @@ import pytest
 
 from cloudsim_py.workload.models import Jann97
 from cloudsim_py.workload.models.fitdata import load_fit
-from cloudsim_py.workload.models.hypererlang import HyperErlang, fit_hyper_erlang, fit_two_point, raw_moments
+from cloudsim_py.workload.models.hypererlang import HyperErlang, fit_hyper_erlang, fit_two_point
 from cloudsim_py.workload.models.params import ParameterError
 from cloudsim_py.workload.models.stats import SIZE_CLASSES, describe
 

@@ -17,6 +17,7 @@ arrival increment to whole seconds is kept.
 from __future__ import annotations
 
 import math
+from types import MappingProxyType
 from typing import Any, Mapping
 
 import attrs
@@ -39,7 +40,8 @@ MAX_LOG_INTERARRIVAL = 13.0  #: log-inter-arrival draws above this are redrawn
 MAX_RUNTIME = 162_754        #: ``int(e^12)``, the ``MaxRuntime`` of the generator's headers
 
 #: Published (UMed, UHi) of each stream at 128 nodes (section 2.2); see :meth:`Lublin03.streams`.
-PUBLISHED_U = {"batch": (5.0, 7.0), "interactive": (3.0, 5.5), "typeless": (4.5, 7.0)}
+PUBLISHED_U: Mapping[str, tuple[float, float]] = MappingProxyType(
+    {"batch": (5.0, 7.0), "interactive": (3.0, 5.5), "typeless": (4.5, 7.0)})
 
 _prob = real(0.0, 1.0)
 _positive = real(0.0, lo_open=True)

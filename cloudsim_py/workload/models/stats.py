@@ -9,7 +9,8 @@ class =1, =2, (2,4], (4,8], ..., (64,128], >128. Its published rows are kept in
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping
 
 import attrs
 import numpy as np
@@ -24,12 +25,12 @@ SIZE_CLASS_TOPS = (1, 2, 4, 8, 16, 32, 64, 128)
 SIZE_CLASSES = ("=1", "=2", "(2,4]", "(4,8]", "(8,16]", "(16,32]", "(32,64]", "(64,128]", ">128")
 
 #: Liu 2015 Table 1: percentage of the short jobs in each size class, for four real traces.
-LIU2015_TABLE1: dict[str, tuple[float, ...]] = {
+LIU2015_TABLE1: Mapping[str, tuple[float, ...]] = MappingProxyType({
     "LANL": (0.0, 0.0, 0.0, 0.0, 0.0, 63.6, 14.0, 13.4, 9.0),
     "CTC": (36.7, 7.5, 13.4, 14.6, 13.5, 8.8, 4.2, 0.9, 0.4),
     "KTH": (30.1, 14.5, 19.3, 16.0, 11.9, 4.7, 2.6, 0.9, 0.0),
     "SDSC": (27.6, 15.6, 14.4, 15.4, 13.2, 8.5, 4.7, 0.6, 0.0),
-}
+})
 
 
 def size_class(procs: np.ndarray) -> np.ndarray:
