@@ -42,12 +42,13 @@ def build(workload: Workload, *, hosts: int, tiers: int = 1,
           interference: InterferenceModel | str | None = None,
           cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,
           migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
-          check: bool = False) -> tuple[Simulation, Datacenter, Broker, JobFeeder]:
+          check: bool = False, factors: Any = None,
+          record: bool = False) -> tuple[Simulation, Datacenter, Broker, JobFeeder]:
     """Create the simulation, datacenter, broker and feeder without running anything, so a
     program can step it with ``sim.run(until=...)``."""
     sim = Simulation(seed)
     dc = Datacenter(sim, hosts, tiers, interference=interference, migration_cost=migration_cost,
-                    fidelity=fidelity, slice_s=slice_s, check=check)
+                    fidelity=fidelity, slice_s=slice_s, check=check, factors=factors, record=record)
     broker = policy if isinstance(policy, Broker) else make_broker(policy, params)
     dc.attach(broker)
     if isinstance(workload, WorkloadTable):
@@ -83,14 +84,15 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
              cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,
              migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
              tau: float = 10.0, warmup: float = 0.0, check: bool = False,
-             until: float | None = None,
+             until: float | None = None, factors: Any = None, record: bool = False,
              progress: Callable[[Simulation], None] | None = None) -> RunResult:
     """Run one simulation to the end (or ``until``) and return its records and summary."""
     t0 = time.perf_counter()
     sim, dc, broker, feeder = build(
         workload, hosts=hosts, tiers=tiers, policy=policy, params=params, seed=seed,
         interference=interference, cpu_usage=cpu_usage, cpu_estimate=cpu_estimate,
-        migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s, check=check)
+        migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s, check=check,
+        factors=factors, record=record)
     sim.progress = progress
     sim.run(until)
     summary, records = results(sim, dc, broker, tau=tau, warmup=warmup,

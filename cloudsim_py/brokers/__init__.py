@@ -2,8 +2,11 @@
 
 from .base import Broker, broker_registry, make_broker, register_broker
 from .conservative import ConservativeBroker
+from .consolidation import (AcfcfsBroker, AmbfBroker, AmcbfBroker, CcfcfsBroker, CmbfBroker,
+                            CmcbfBroker, KtcbfBroker)
 from .easy import EasyBroker
 from .fcfs import FcfsBroker
 
-__all__ = ["Broker", "ConservativeBroker", "EasyBroker", "FcfsBroker", "broker_registry",
-           "make_broker", "register_broker"]
+__all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "CcfcfsBroker", "CmbfBroker",
+           "CmcbfBroker", "ConservativeBroker", "EasyBroker", "FcfsBroker", "KtcbfBroker",
+           "broker_registry", "make_broker", "register_broker"]

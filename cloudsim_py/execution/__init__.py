@@ -1,6 +1,6 @@
 """Progress model: process speeds from tier occupancy and the interference presets."""
 
-from .interference import FactorSampler, InterferenceModel, presets
+from .interference import FactorSampler, FixedFactors, InterferenceModel, presets
 from .progress import process_speed
 
-__all__ = ["FactorSampler", "InterferenceModel", "presets", "process_speed"]
+__all__ = ["FactorSampler", "FixedFactors", "InterferenceModel", "presets", "process_speed"]

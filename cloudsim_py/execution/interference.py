@@ -58,7 +58,11 @@ class InterferenceModel:
 
 
 class FactorSampler:
-    """Draws ``(eff, loss)`` pairs; buffered so a placement costs no numpy call per process."""
+    """Draws ``(eff, loss)`` per process from the model's distributions; buffered, so a placement
+    costs list slices, not numpy calls.
+
+    Anything with the same ``draw_many(job, n)`` method can replace it
+    (``Datacenter(factors=...)``), e.g. :class:`FixedFactors` in worked-example tests."""
 
     __slots__ = ("m", "rng", "_u", "_n", "_iu", "_in")
 
@@ -69,29 +73,35 @@ class FactorSampler:
         self._n: list[float] = []
         self._iu = self._in = 0
 
-    def _uniform(self) -> float:
-        if self._iu >= len(self._u):
-            self._u = self.rng.random(4096).tolist()
+    def _uniforms(self, n: int) -> list[float]:
+        if self._iu + n > len(self._u):
+            self._u = self.rng.random(max(4096, n)).tolist()
             self._iu = 0
-        self._iu += 1
-        return self._u[self._iu - 1]
+        i = self._iu
+        self._iu = i + n
+        return self._u[i:i + n]
 
-    def _normal(self) -> float:
-        if self._in >= len(self._n):
-            self._n = self.rng.standard_normal(4096).tolist()
+    def _normals(self, n: int) -> list[float]:
+        if self._in + n > len(self._n):
+            self._n = self.rng.standard_normal(max(4096, n)).tolist()
             self._in = 0
-        self._in += 1
-        return self._n[self._in - 1]
+        i = self._in
+        self._in = i + n
+        return self._n[i:i + n]
 
-    def draw(self, single: bool) -> tuple[float, float]:
+    def draw_many(self, job, n: int) -> list[tuple[float, float]]:
+        """``(eff, loss)`` for each of ``n`` processes of ``job``: i.i.d.; the job only decides
+        between the single-process and the multi-process efficiency distribution."""
         m = self.m
-        loss = m.loss_low + (m.loss_high - m.loss_low) * self._uniform()
-        if single:
-            eff = m.single_low + (m.single_high - m.single_low) * self._uniform()
+        lo, span = m.loss_low, m.loss_high - m.loss_low
+        losses = [lo + span * u for u in self._uniforms(n)]
+        if job.procs == 1:
+            elo, espan = m.single_low, m.single_high - m.single_low
+            effs = [elo + espan * u for u in self._uniforms(n)]
         else:
-            eff = m.multi_mean + m.multi_sd * self._normal()
-            eff = min(m.multi_high, max(m.multi_low, eff))
-        return eff, loss
+            mean, sd, elo, ehi = m.multi_mean, m.multi_sd, m.multi_low, m.multi_high
+            effs = [min(ehi, max(elo, mean + sd * z)) for z in self._normals(n)]
+        return list(zip(effs, losses))
 
 
 presets: Registry[InterferenceModel] = Registry("interference preset", entry_point_group=None,
@@ -108,3 +118,19 @@ presets.register("liu2013")(InterferenceModel(
     multi_mean=0.428, multi_sd=0.144, multi_low=0.198, multi_high=0.766))
 # No interference at all: every process at full speed whatever shares its host.
 presets.register("none")(InterferenceModel("none"))
+
+
+class FixedFactors:
+    """``(eff, loss)`` chosen per job id (default for the others): for replaying the papers'
+    worked examples, where the narration fixes how fast each background job advances."""
+
+    __slots__ = ("eff", "loss", "default")
+
+    def __init__(self, eff: dict[int, float] | None = None, loss: dict[int, float] | None = None,
+                 default: tuple[float, float] = (1.0, 0.0)) -> None:
+        self.eff = eff or {}
+        self.loss = loss or {}
+        self.default = default
+
+    def draw_many(self, job, n: int) -> list[tuple[float, float]]:
+        return [(self.eff.get(job.id, self.default[0]), self.loss.get(job.id, self.default[1]))] * n

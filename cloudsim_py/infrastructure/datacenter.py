@@ -6,6 +6,7 @@ date (ARCHITECTURE.md, Progress). Must not import brokers or scenarios."""
 from __future__ import annotations
 
 from itertools import islice
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..engine import Event, EventKind, Simulation
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 RUNNING = JobState.RUNNING
 _EPS = 1e-9
+_speed_of = attrgetter("speed")
 
 
 class Datacenter:
@@ -36,7 +38,7 @@ class Datacenter:
     def __init__(self, sim: Simulation, hosts: int, tiers: int = 1,
                  interference: InterferenceModel | str | None = None,
                  migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
-                 check: bool = False) -> None:
+                 check: bool = False, factors: Any = None, record: bool = False) -> None:
         if not isinstance(hosts, int) or hosts < 1:
             raise CapacityError(f"a datacenter needs at least one host, got {hosts!r}")
         if not isinstance(tiers, int) or tiers < 1:
@@ -58,7 +60,8 @@ class Datacenter:
         self.interference: InterferenceModel = interference
         self.threshold = interference.threshold
         self._floor = interference.idle_floor
-        self._factors = interference.sampler(sim.random["interference"])
+        #: source of the per-process (eff, loss) factors: the model's random draws by default
+        self._factors = factors if factors is not None else interference.sampler(sim.random["interference"])
         self.migration_cost = float(migration_cost)
         self.fidelity = fidelity
         self.slice_s = float(slice_s)
@@ -69,6 +72,7 @@ class Datacenter:
         self._open: list[dict[int, None]] = [self._idle[0]] + [
             dict.fromkeys(range(hosts)) for _ in range(1, tiers)]
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
+        self._open1 = self._open[1] if tiers > 1 else {}
         self._slots0 = [h.slots[0] for h in self.hosts]
         self.suspended: dict[Job, None] = {}
         self.finished: list[Job] = []
@@ -80,6 +84,8 @@ class Datacenter:
         self.migrations = 0
         self.swaps = 0
         self.broker: Broker | None = None
+        #: with ``record=True``: every action as (time, action, job id, tier, host ids)
+        self.log: list[tuple] | None = [] if record else None
         self._dirty = False
         self._slice_event: Event | None = None
         sim.on(EventKind.FINISH, self._on_finish)
@@ -184,6 +190,8 @@ class Datacenter:
             job.remaining_work = job._runtime
             job.speed = 1.0
             job.finish_event = self.sim.schedule(now + job._runtime, EventKind.FINISH, job)
+            if self.log is not None:
+                self._record("start", job)
             return placed
         placed = self._place(job, tier, hosts)
         job.state = RUNNING
@@ -197,15 +205,19 @@ class Datacenter:
             job.finish_event = self.sim.schedule(now + job.remaining_work, EventKind.FINISH, job)
         else:
             job.speed = 0.0
-            self._rerate(self._touched(job, placed, include_self=True))
+            self._refresh(placed)
         if self.fidelity == "slice":
             self._ensure_slice()
+        if self.log is not None:
+            self._record("start", job)
         return placed
 
     def kill(self, job: Job) -> None:
         """Stop a running job and throw its work away (a failed tentative run): it goes back to
         QUEUED with all its work to do; the caller keeps it in its queue."""
         job.transition(JobState.QUEUED, self.sim.now)
+        if self.log is not None:
+            self._record("kill", job)
         self._settle(job)
         job.lost_work += job._runtime - max(job.remaining_work, 0.0)
         job.kills += 1
@@ -213,19 +225,21 @@ class Datacenter:
         hosts = self._vacate(job)
         job.remaining_work = job._runtime
         job.restoring = False
-        self._rerate(self._touched(job, hosts))
+        self._refresh(hosts)
         self._dirty = True
 
     def suspend(self, job: Job) -> None:
         """Save a running job's state and free its slots; it keeps its remaining work."""
         job.transition(JobState.SUSPENDED, self.sim.now)
+        if self.log is not None:
+            self._record("suspend", job)
         self._settle(job)
         job.suspensions += 1
         self.suspensions += 1
         hosts = self._vacate(job)
         job.restoring = False
         self.suspended[job] = None
-        self._rerate(self._touched(job, hosts))
+        self._refresh(hosts)
         self._dirty = True
 
     def resume(self, job: Job, tier: int = 0, hosts: Sequence[Host | int] | None = None) -> list[Host]:
@@ -245,9 +259,11 @@ class Datacenter:
         if self.migration_cost > 0:
             job.restoring = True
             self.sim.schedule(now + self.migration_cost, EventKind.RESTORE, job)
-        self._rerate(self._touched(job, placed, include_self=True))
+        self._refresh(placed)
         if self.fidelity == "slice":
             self._ensure_slice()
+        if self.log is not None:
+            self._record("resume", job)
         return placed
 
     def swap_tiers(self, job: Job, tier: int | None = None) -> None:
@@ -280,13 +296,16 @@ class Datacenter:
             a.job, a.process = None, -1
             idle_s[h.id] = None
             del idle_t[h.id]
-            self._update_open(h)
+            self._host_changed(h)
+        job.slots = [h.slots[tier] for h in job.hosts]
         del self._running[src][job]
         self._running[tier][job] = None
         job.tier = tier
         job.swaps += 1
         self.swaps += 1
-        self._rerate(self._touched(job, job.hosts, include_self=True))
+        if self.log is not None:
+            self._record("swap", job)
+        self._refresh(job.hosts)
         self._dirty = True
 
     def reject(self, job: Job, reason: str) -> None:
@@ -312,16 +331,36 @@ class Datacenter:
                 load += slot.cpu_est
         return load
 
-    def _update_open(self, host: Host) -> None:
-        """Re-derive whether each lower tier slot of ``host`` accepts a placement."""
+    def _host_changed(self, host: Host) -> None:
+        """Re-derive the host's estimated load and, tier by tier, whether its idle lower-tier
+        slots accept a placement (the tiers above use less than the threshold); O(k)."""
         hid = host.id
-        for t in range(1, self.tiers):
-            op = self._open[t]
-            if host.slots[t].job is None and self._est_above(host, t) < self.threshold:
-                if hid not in op:
-                    op[hid] = None
-            elif hid in op:
-                del op[hid]
+        if self.tiers == 2:
+            fg, bg = host.slots
+            above = fg.cpu_est if fg.job is not None and fg.cpu_est is not None else 0.0
+            if bg.job is None:
+                if above < self.threshold:
+                    self._open1[hid] = None
+                else:
+                    self._open1.pop(hid, None)
+                host.load = above
+            else:
+                self._open1.pop(hid, None)
+                host.load = above + bg.cpu_est if bg.cpu_est is not None else above
+            return
+        above = 0.0
+        threshold = self.threshold
+        opened = self._open
+        for t, slot in enumerate(host.slots):
+            job = slot.job
+            if t:
+                if job is None and above < threshold:
+                    opened[t][hid] = None
+                else:
+                    opened[t].pop(hid, None)
+            if job is not None and slot.cpu_est is not None:
+                above += slot.cpu_est
+        host.load = above
 
     def choose_hosts(self, job: Job, tier: int) -> list[Host]:
         """Liu 2015 Alg. 2 ``JobDispatch`` (also Liu 2013 Alg. 2 dispatch): processes in
@@ -342,7 +381,9 @@ class Datacenter:
             picks = rng.choice(len(ids), size=n, replace=False)
             return [self.hosts[ids[i]] for i in picks.tolist()]
         hosts = self.hosts
-        by_load = sorted(avail, key=lambda hid: hosts[hid].est_load_others(tier))[:n]
+        # the tier's slot is idle on every candidate, so the host's load is its other tiers';
+        # ties (equal load) go to the lowest host id, so placements are reproducible
+        by_load = [hid for _, hid in sorted([(hosts[hid].load, hid) for hid in avail])[:n]]
         order = sorted(range(n), key=lambda i: -est[i])
         chosen: list[Host] = [None] * n  # type: ignore[list-item]
         for rank, proc in enumerate(order):
@@ -387,17 +428,19 @@ class Datacenter:
             return placed
         usage = job._cpu_usage
         est = job.cpu_estimate
-        single = job.procs == 1
-        draw = self._factors.draw
+        factors = self._factors.draw_many(job, len(placed))
+        slots = []
         for i, h in enumerate(placed):
             slot = h.slots[tier]
             slot.job = job
             slot.process = i
             slot.cpu = usage[i] if usage is not None else 1.0
             slot.cpu_est = est[i] if est is not None else None
-            slot.eff, slot.loss = draw(single)
+            slot.eff, slot.loss = factors[i]
             del idle[h.id]
-            self._update_open(h)
+            self._host_changed(h)
+            slots.append(slot)
+        job.slots = slots
         job.hosts = placed
         job.tier = tier
         self._running[tier][job] = None
@@ -418,9 +461,10 @@ class Datacenter:
             slot.process = -1
             idle[h.id] = None
             if k > 1:
-                self._update_open(h)
+                self._host_changed(h)
         del self._running[tier][job]
         job.hosts = None
+        job.slots = None
         job.speed = 0.0
         return hosts
 
@@ -430,32 +474,49 @@ class Datacenter:
         job.remaining_work -= job.speed * (now - job.settled_at)
         job.settled_at = now
 
-    def _touched(self, job: Job, hosts: Sequence[Host], include_self: bool = False) -> dict[Job, None]:
-        """Jobs whose speed may change because ``job`` arrived on or left ``hosts``."""
-        out: dict[Job, None] = {job: None} if include_self else {}
-        if self.tiers == 1:
-            return out
-        for h in hosts:
-            for slot in h.slots:
-                other = slot.job
-                if other is not None and other is not job:
-                    out[other] = None
-        return out
-
-    def _speed(self, job: Job) -> float:
-        if job.restoring:
-            return 0.0
-        tier = job.tier
+    def _refresh(self, hosts: Iterable[Host]) -> None:
+        """Occupancy changed on ``hosts``: recompute the speed of every process there, then
+        re-rate the jobs those processes belong to (their other processes are unchanged)."""
         floor = self._floor
-        speed = 1.0
-        for h in job.hosts:
-            s = process_speed(h.slots, tier, floor)
-            if s < speed:
-                speed = s
-        return speed
+        jobs: dict[Job, None] = {}
+        if self.tiers == 1:
+            for h in hosts:
+                if h.slots[0].job is not None:
+                    jobs[h.slots[0].job] = None
+            self._rerate(jobs)
+            return
+        if self.tiers == 2:
+            # the two-tier papers' equations, inlined (Liu 2015 eqs. 1-2): this is the hot path
+            for h in hosts:
+                fg, bg = h.slots
+                a, b = fg.job, bg.job
+                if a is not None:
+                    fg.speed = 1.0 - fg.loss if b is not None else 1.0
+                    jobs[a] = None
+                if b is not None:
+                    if a is None:
+                        bg.speed = 1.0
+                    else:
+                        left = 1.0 - fg.cpu
+                        if left < floor:
+                            left = floor
+                        share = left / bg.cpu
+                        bg.speed = bg.eff * (share if share < 1.0 else 1.0)
+                    jobs[b] = None
+            self._rerate(jobs)
+            return
+        for h in hosts:
+            slots = h.slots
+            for slot in slots:
+                job = slot.job
+                if job is not None:
+                    slot.speed = process_speed(slots, slot.tier, floor)
+                    jobs[job] = None
+        self._rerate(jobs)
 
     def _rerate(self, jobs: Iterable[Job]) -> None:
-        """Settle each job at the old speed, recompute its speed, move its finish event."""
+        """Settle each job at its old speed, take the new one (its slowest process, or 0 while
+        it pays a migration cost) and move its finish event; O(processes) per job."""
         now = self.sim.now
         sim = self.sim
         for job in jobs:
@@ -465,7 +526,12 @@ class Datacenter:
             if now != job.settled_at:
                 job.remaining_work -= old * (now - job.settled_at)
                 job.settled_at = now
-            new = self._speed(job)
+            if job.restoring:
+                new = 0.0
+            elif job.slots is None:   # one tier: nothing slows a process down
+                new = 1.0
+            else:
+                new = min(map(_speed_of, job.slots))
             if new == old and job.finish_event is not None:
                 continue
             job.speed = new
@@ -488,6 +554,8 @@ class Datacenter:
             job.refuse(JobState.FINISHED, now)
         job.state = JobState.FINISHED
         job.finish_time = now
+        if self.log is not None:
+            self._record("finish", job)
         if self.tiers == 1:
             idle = self._idle[0]
             for h in job.hosts:
@@ -499,8 +567,7 @@ class Datacenter:
             job.hosts = None
             job.speed = 0.0
         else:
-            hosts = self._vacate(job)
-            self._rerate(self._touched(job, hosts))
+            self._refresh(self._vacate(job))
         self.finished.append(job)
         self._dirty = True
         self.broker.on_finish(job)  # type: ignore[union-attr]
@@ -520,19 +587,12 @@ class Datacenter:
         """Slice fidelity: redraw every busy slot's factors, then re-rate every running job."""
         self._slice_event = None
         jobs = self.running()
-        draw = self._factors.draw
         for job in jobs:
-            single = job.procs == 1
-            for h in job.hosts:
-                slot = h.slots[job.tier]
-                slot.eff, slot.loss = draw(single)
-        now = self.sim.now
-        for job in jobs:
-            self._settle(job)
-            job.speed = -1.0  # force a new finish event
-        self._rerate(jobs)
+            for slot, (eff, loss) in zip(job.slots, self._factors.draw_many(job, job.procs)):
+                slot.eff, slot.loss = eff, loss
+        self._refresh({h: None for job in jobs for h in job.hosts})
         if jobs:
-            self._slice_event = self.sim.schedule(now + self.slice_s, EventKind.SLICE, None)
+            self._slice_event = self.sim.schedule(self.sim.now + self.slice_s, EventKind.SLICE, None)
 
     def _ensure_slice(self) -> None:
         if self._slice_event is None:
@@ -547,8 +607,14 @@ class Datacenter:
         if self.check:
             self._check()
 
+    def _record(self, action: str, job: Job) -> None:
+        hosts = tuple(h.id for h in job.hosts) if job.hosts is not None else ()
+        self.log.append((self.sim.now, action, job.id, job.tier, hosts))  # type: ignore[union-attr]
+
     def _reject(self, job: Job, reason: str) -> None:
         job.transition(JobState.REJECTED, self.sim.now)
+        if self.log is not None:
+            self.log.append((self.sim.now, "reject", job.id, -1, ()))
         self.rejected.append(job)
         self.reject_reasons[job.id] = reason
 

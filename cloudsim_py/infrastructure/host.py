@@ -11,7 +11,8 @@ class TierSlot:
     """One VM tier on one host; holds at most one process.
 
     ``cpu`` is the process's true CPU usage, ``cpu_est`` what the broker was told (``None`` if
-    unknown); ``eff`` and ``loss`` are the interference factors drawn when it was placed.
+    unknown); ``eff`` and ``loss`` are the interference factors drawn when it was placed;
+    ``speed`` the process's current speed (kept up to date by the datacenter).
     """
 
     host: "Host"
@@ -22,6 +23,7 @@ class TierSlot:
     cpu_est: float | None = None
     eff: float = 1.0
     loss: float = 0.0
+    speed: float = 0.0
 
     def __repr__(self) -> str:
         who = f"job {self.job.id}" if self.job is not None else "idle"  # type: ignore[attr-defined]
@@ -30,10 +32,12 @@ class TierSlot:
 
 @attrs.define(slots=True, eq=False, repr=False)
 class Host:
-    """A processor with ``len(slots)`` tier slots."""
+    """A processor with ``len(slots)`` tier slots. ``load``: the estimated CPU load of its busy
+    slots (what a broker can know; unknown usage counts 0), kept by the datacenter."""
 
     id: int
     slots: list[TierSlot] = attrs.field(factory=list)
+    load: float = 0.0
 
     @classmethod
     def make(cls, host_id: int, tiers: int) -> "Host":

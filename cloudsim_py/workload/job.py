@@ -76,6 +76,7 @@ class Job:
     # -- placement and progress (owned by the datacenter) --------------------------------
     tier: int = -1                       #: tier of the current (or last) run
     hosts: list | None = None            #: hosts of the current run, one per process
+    slots: list | None = None            #: the tier slots it holds, one per process
     remaining_work: float = 0.0
     speed: float = 0.0
     settled_at: float = 0.0
@@ -83,6 +84,8 @@ class Job:
     restoring: bool = False              #: resumed, still paying the migration cost
     #: free-form per-job storage for brokers (reservations, flags); never read by the engine
     meta: dict = attrs.field(factory=dict)
+    #: arrival order, ``(submit_time, id)``: a killed or suspended job keeps its place
+    order: tuple = attrs.field(init=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         if self.procs < 1:
@@ -101,6 +104,7 @@ class Job:
             if not (min(values) > 0.0 and max(values) <= 1.0):
                 raise ValueError(f"job {self.id}: {name} outside (0, 1]: {min(values)}..{max(values)}")
         self.remaining_work = self._runtime
+        self.order = (self.submit_time, self.id)
 
     def transition(self, new: JobState, now: float) -> None:
         """Move to ``new``; an illegal transition raises :class:`JobStateError`."""

@@ -1,0 +1,242 @@
+"""Migration-supported backfilling (Liu, Wang, Zhou, Chen, Yang, Zomaya 2013, IEEE TPDS) and its
+k-tier generalisation (Sindhuja and Santhosh, KTCBF).
+
+One implementation serves the whole family; they differ in how many tiers they use and in who
+may preempt:
+
+=========  =====  ===================================  ==================================
+policy     tiers  who may preempt later arrivals       paper
+=========  =====  ===================================  ==================================
+``cmbf``   1      every waiting job                    Liu 2013 Alg. 1, Fig. 1a
+``ambf``   1      only the head of the queue           Liu 2013 section 4.1.2, Fig. 1b
+``cmcbf``  2      every waiting or background job      Liu 2013 Algs. 2-4, Fig. 2
+``amcbf``  2      only the head of the queue           Liu 2013 section 4.2, Fig. 2
+``ktcbf``  k      every job (``aggressive``: the head)  Sindhuja and Santhosh, KTCBF
+=========  =====  ===================================  ==================================
+
+The rule (Liu 2013 section 4.1): a job is dispatched to the top tier whenever the VMs there
+that are idle *or held by jobs that arrived later* cover its size; the later arrivals are
+preempted newest first, and those not needed after all (smallest first, within the VMs left
+over) stay where they are. A preempted job is switched one tier down by a priority swap when
+the VMs below it are idle, else suspended (state saved) and queued again; it resumes anywhere
+later, paying the migration cost. Jobs that fit the idle VMs start at once (backfilling without
+reservations: no runtime estimates are used). Lower tiers are then filled in priority order:
+jobs from lower tiers climb by priority swaps where the VMs above them are idle, and waiting
+jobs are placed, in arrival order, where the VMs are idle and the tiers above leave CPU (the
+threshold). A process that makes its host's upper tiers use the threshold or more evicts the
+lower-tier jobs there (Liu 2013 Fig. 2, time 5: J5 evicts J4).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Iterable
+
+from ...errors import PolicyError
+from ...workload.job import Job, JobState
+from ..base import Broker, register_broker
+from .queue import WaitQueue, arrival
+
+RUNNING = JobState.RUNNING
+SUSPENDED = JobState.SUSPENDED
+QUEUED = JobState.QUEUED
+
+
+class MigrationBackfillBroker(Broker):
+    """The family's common engine; see the module docstring."""
+
+    #: how many tiers the policy uses (None: all the datacenter has)
+    levels: int | None = 1
+    #: only the head of the queue may preempt (the "aggressive" A-variants)
+    head_only = False
+
+    def bind(self, dc) -> None:
+        super().bind(dc)
+        self.queue = WaitQueue()  # type: ignore[assignment]
+        self.k = dc.tiers if self.levels is None else self.levels
+        if self.k > dc.tiers:
+            raise PolicyError(f"policy {self.name!r} uses {self.k} tiers; the datacenter has {dc.tiers}")
+
+    def on_submit(self, job: Job) -> None:
+        self.queue.add(job)
+
+    def schedule(self, now: float) -> None:
+        self._top_tier()
+        for tier in range(1, self.k):
+            self._climb(tier)
+            self._fill(tier)
+
+    # ------------------------------------------------------------------ placement helpers
+    def _place(self, job: Job, tier: int, hosts=None) -> None:
+        """Start, resume or move ``job`` into ``tier``; then evict what the threshold forbids."""
+        dc = self.dc
+        if job.state is QUEUED:
+            self.queue.remove(job)
+            placed = dc.start(job, tier, hosts)
+        elif job.state is SUSPENDED:
+            self.queue.remove(job)
+            placed = dc.resume(job, tier, hosts)
+        else:  # running in a lower tier
+            if all(h.slots[tier].job is None and (tier == 0 or h.id in dc._open[tier])
+                   for h in job.hosts):
+                dc.swap_tiers(job, tier)                     # switch in place, free
+                placed = job.hosts
+            else:
+                # processes whose upper VM is idle stay on their host; the others move
+                own = [h for h in job.hosts if h.slots[tier].job is None
+                       and (tier == 0 or h.id in dc._open[tier])]
+                dc.suspend(job)
+                placed = dc.resume(job, tier, self._hosts_with(job, tier, own))
+        self._threshold_evictions(placed, tier)
+
+    def _hosts_with(self, job: Job, tier: int, own: list) -> list:
+        """``own`` hosts first, the rest by the JobDispatch heuristic among available ones."""
+        dc = self.dc
+        if len(own) >= job.procs:
+            return own[:job.procs]
+        taken = {h.id for h in own}
+        rest = [dc.hosts[i] for i in sorted(dc.available_hosts(tier),
+                                            key=lambda i: (dc.hosts[i].est_load_others(tier), i))
+                if i not in taken]
+        return own + rest[:job.procs - len(own)]
+
+    def _threshold_evictions(self, hosts: Iterable, tier: int) -> None:
+        """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended."""
+        dc = self.dc
+        victims: dict[Job, None] = {}
+        for h in hosts:
+            for low in range(tier + 1, dc.tiers):
+                other = h.slots[low].job
+                if other is not None and dc._est_above(h, low) >= dc.threshold:
+                    victims[other] = None
+        for job in victims:
+            dc.suspend(job)
+            self.queue.add(job)
+
+    def _evict(self, job: Job, tier: int) -> None:
+        """Make room in ``tier``: one tier down by a swap if possible, else suspend."""
+        dc = self.dc
+        below = tier + 1
+        if below < self.k and all(h.slots[below].job is None for h in job.hosts) and \
+                all(dc._est_above(h, below, exclude=job) < dc.threshold for h in job.hosts):
+            dc.swap_tiers(job, below)
+        else:
+            dc.suspend(job)
+            self.queue.add(job)
+
+    # ------------------------------------------------------------------ the top tier
+    def _candidates(self) -> Iterable[Job]:
+        """Waiting jobs and jobs of lower tiers, in arrival order (a snapshot)."""
+        lower = [j for t in range(1, self.k) for j in self.dc.running(t)]
+        if not lower:
+            return list(self.queue)
+        lower.sort(key=arrival)
+        return list(heapq.merge(self.queue, lower, key=arrival))
+
+    def _top_tier(self) -> None:
+        """Liu 2013 Alg. 1 (one tier) and Alg. 2 lines 10-16 (consolidation): in arrival order,
+        start what fits the idle VMs; a job that does not fit preempts later arrivals if they
+        and the idle VMs cover it (any job in C-variants, only the queue head in A-variants)."""
+        dc = self.dc
+        running = dc.running(0)
+        latest = max(running, key=arrival).order if running else None
+        head = self.queue.head()
+        idle = dc.idle(0)
+        for job in self._candidates():
+            if job.state is RUNNING and job.tier == 0:      # moved up earlier in this pass
+                continue
+            if job.procs <= idle:
+                self._place(job, 0)
+                idle = dc.idle(0)
+                continue
+            key = job.order
+            may_preempt = latest is not None and key < latest and (not self.head_only or job is head)
+            if may_preempt:
+                later = sorted((r for r in dc.running(0) if r.order > key), key=arrival)
+                if idle + sum(r.procs for r in later) >= job.procs:
+                    self._preempt_for(job, later, idle)
+                    idle = dc.idle(0)
+                    running = dc.running(0)
+                    latest = max(running, key=arrival).order if running else None
+                    continue
+            if idle == 0 and (latest is None or key >= latest or self.head_only):
+                # later candidates can neither fit nor preempt
+                break
+
+    def _preempt_for(self, job: Job, later: list[Job], idle: int) -> None:
+        """Collect later arrivals newest first until ``job`` fits; keep those not needed."""
+        need = job.procs
+        chosen: list[Job] = []
+        for r in reversed(later):
+            if idle >= need:
+                break
+            if r.state is RUNNING and r.tier == 0:
+                idle += r.procs
+                chosen.append(r)
+        spare = idle - need
+        for r in sorted(chosen, key=lambda j: (j.procs, arrival(j))):   # smallest stay first
+            if r.procs <= spare:
+                spare -= r.procs
+                chosen.remove(r)
+        for r in chosen:
+            self._evict(r, 0)
+        self._place(job, 0)
+
+    # ------------------------------------------------------------------ lower tiers
+    def _climb(self, tier: int) -> None:
+        """Jobs of tiers below ``tier`` move up by a swap where their VMs in ``tier`` are idle."""
+        dc = self.dc
+        movers = sorted((j for t in range(tier + 1, self.k) for j in dc.running(t)), key=arrival)
+        for job in movers:
+            if job.state is RUNNING and job.tier > tier and all(
+                    h.slots[tier].job is None and h.id in dc._open[tier] for h in job.hosts):
+                dc.swap_tiers(job, tier)
+                self._threshold_evictions(job.hosts, tier)
+
+    def _fill(self, tier: int) -> None:
+        """Liu 2013 Alg. 3: scan the queue in arrival order, place what fits the available VMs."""
+        dc = self.dc
+        avail = dc.available(tier)
+        if avail == 0:
+            return
+        for job in self.queue.fitting(avail):
+            if job.procs <= dc.available(tier):
+                self._place(job, tier)
+            if dc.available(tier) == 0:
+                break
+
+
+@register_broker("cmbf", "Liu 2013 CMBF: backfilling, any waiting job may preempt (suspend) later arrivals")
+class CmbfBroker(MigrationBackfillBroker):
+    levels = 1
+
+
+@register_broker("ambf", "Liu 2013 AMBF: backfilling, only the queue head may preempt later arrivals")
+class AmbfBroker(MigrationBackfillBroker):
+    levels = 1
+    head_only = True
+
+
+@register_broker("cmcbf", "Liu 2013 CMCBF: CMBF on two tiers, background jobs move up by swaps")
+class CmcbfBroker(MigrationBackfillBroker):
+    levels = 2
+    min_tiers = 2
+    max_tiers = 2
+
+
+@register_broker("amcbf", "Liu 2013 AMCBF: CMCBF where only the queue head may preempt")
+class AmcbfBroker(CmcbfBroker):
+    head_only = True
+
+
+@register_broker("ktcbf", "k-tier consolidation backfilling: CMCBF generalised to every tier")
+class KtcbfBroker(MigrationBackfillBroker):
+    """KTCBF on all the datacenter's tiers (k >= 1; k = 2 is CMCBF). ``aggressive=True`` lets
+    only the queue head preempt, as AMCBF does."""
+
+    levels = None
+
+    def __init__(self, aggressive: bool = False) -> None:
+        if not isinstance(aggressive, bool):
+            raise ValueError(f"aggressive must be true or false, got {aggressive!r}")
+        self.head_only = aggressive
