@@ -6,6 +6,8 @@ date (ARCHITECTURE.md, Progress). Must not import brokers or scenarios."""
 from __future__ import annotations
 
 from itertools import islice
+
+from sortedcontainers import SortedList
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -69,10 +71,17 @@ class Datacenter:
         # capacity index: hosts whose slot in tier t is idle (insertion-ordered dict as a set),
         # and those idle slots where placement is allowed (higher tiers below the threshold)
         self._idle: list[dict[int, None]] = [dict.fromkeys(range(hosts)) for _ in range(tiers)]
-        self._open: list[dict[int, None]] = [self._idle[0]] + [
-            dict.fromkeys(range(hosts)) for _ in range(1, tiers)]
+        # with k >= 2 tiers: for each tier the available slots ranked by the estimated load of
+        # the host's other tiers (the JobDispatch order), and each host's key in that ranking;
+        # for lower tiers that key map is also the "open" set (placement allowed)
+        self._ranked: list[SortedList] = []
+        self._rank_key: list[dict[int, tuple]] = []
+        if tiers > 1:
+            for _ in range(tiers):
+                self._ranked.append(SortedList((0.0, i) for i in range(hosts)))
+                self._rank_key.append({i: (0.0, i) for i in range(hosts)})
+        self._open: list[dict] = [self._idle[0]] + self._rank_key[1:]
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
-        self._open1 = self._open[1] if tiers > 1 else {}
         self._slots0 = [h.slots[0] for h in self.hosts]
         self.suspended: dict[Job, None] = {}
         self.finished: list[Job] = []
@@ -332,62 +341,79 @@ class Datacenter:
         return load
 
     def _host_changed(self, host: Host) -> None:
-        """Re-derive the host's estimated load and, tier by tier, whether its idle lower-tier
-        slots accept a placement (the tiers above use less than the threshold); O(k)."""
+        """Re-derive the host's estimated load and, tier by tier, whether its idle slots accept a
+        placement (for lower tiers: the tiers above use less than the threshold) and where they
+        rank for JobDispatch; O(k log H)."""
         hid = host.id
-        if self.tiers == 2:
-            fg, bg = host.slots
-            above = fg.cpu_est if fg.job is not None and fg.cpu_est is not None else 0.0
-            if bg.job is None:
-                if above < self.threshold:
-                    self._open1[hid] = None
-                else:
-                    self._open1.pop(hid, None)
-                host.load = above
-            else:
-                self._open1.pop(hid, None)
-                host.load = above + bg.cpu_est if bg.cpu_est is not None else above
-            return
-        above = 0.0
+        slots = host.slots
+        total = 0.0
+        for slot in slots:
+            if slot.job is not None and slot.cpu_est is not None:
+                total += slot.cpu_est
+        host.load = total
+        key = (total, hid)       # an idle slot's host: its other tiers' load is the host's load
         threshold = self.threshold
-        opened = self._open
-        for t, slot in enumerate(host.slots):
+        above = 0.0
+        for t, slot in enumerate(slots):
+            keys = self._rank_key[t]
             job = slot.job
-            if t:
-                if job is None and above < threshold:
-                    opened[t][hid] = None
-                else:
-                    opened[t].pop(hid, None)
+            if job is None and (t == 0 or above < threshold):
+                old = keys.get(hid)
+                if old != key:
+                    ranked = self._ranked[t]
+                    if old is not None:
+                        ranked.remove(old)
+                    ranked.add(key)
+                    keys[hid] = key
+            else:
+                old = keys.pop(hid, None)
+                if old is not None:
+                    self._ranked[t].remove(old)
             if job is not None and slot.cpu_est is not None:
                 above += slot.cpu_est
-        host.load = above
 
-    def choose_hosts(self, job: Job, tier: int) -> list[Host]:
+    def is_available(self, host: Host | int, tier: int) -> bool:
+        """Whether ``tier`` on ``host`` is idle and accepts a placement; O(1)."""
+        hid = host if isinstance(host, int) else host.id
+        return hid in self._open[tier]
+
+    def choose_hosts(self, job: Job, tier: int, prefer: Sequence[Host] = ()) -> list[Host]:
         """Liu 2015 Alg. 2 ``JobDispatch`` (also Liu 2013 Alg. 2 dispatch): processes in
         descending order of (estimated) CPU usage go to available slots in ascending order of
-        the estimated load of the host's other tiers. Unknown usage: random slots."""
+        the estimated load of the host's other tiers (ties: lowest host id). ``prefer``:
+        available hosts to take first (a job moving up keeps the hosts it can). Unknown usage:
+        random slots. O(n log H) from the ranking index."""
         n = job.procs
         avail = self._open[tier]
         if n > len(avail):
             raise CapacityError(f"t={self.sim.now}: job {job.id} needs {n} slots in tier {tier}, "
                                 f"{len(avail)} available")
+        hosts = self.hosts
         if self.tiers == 1:
-            hosts = self.hosts
             return [hosts[i] for i in islice(avail, n)]
+        chosen_ids = [h.id for h in prefer if h.id in avail][:n]
+        taken = set(chosen_ids)
+        ranked = self._ranked[tier]
         est = job.cpu_estimate
         if est is None:
             rng = self.sim.random["placement"]
-            ids = list(avail)
-            picks = rng.choice(len(ids), size=n, replace=False)
-            return [self.hosts[ids[i]] for i in picks.tolist()]
-        hosts = self.hosts
-        # the tier's slot is idle on every candidate, so the host's load is its other tiers';
-        # ties (equal load) go to the lowest host id, so placements are reproducible
-        by_load = [hid for _, hid in sorted([(hosts[hid].load, hid) for hid in avail])[:n]]
+            picks = rng.permutation(len(ranked)).tolist()
+            for i in picks:
+                if len(chosen_ids) == n:
+                    break
+                hid = ranked[i][1]
+                if hid not in taken:
+                    chosen_ids.append(hid)
+            return [hosts[i] for i in chosen_ids]
+        for _, hid in ranked:
+            if len(chosen_ids) == n:
+                break
+            if hid not in taken:
+                chosen_ids.append(hid)
         order = sorted(range(n), key=lambda i: -est[i])
         chosen: list[Host] = [None] * n  # type: ignore[list-item]
         for rank, proc in enumerate(order):
-            chosen[proc] = hosts[by_load[rank]]
+            chosen[proc] = hosts[chosen_ids[rank]]
         return chosen
 
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
@@ -628,6 +654,9 @@ class Datacenter:
                 op = {h.id for h in self.hosts if h.slots[t].job is None
                       and self._est_above(h, t) < self.threshold}
                 assert op == set(self._open[t]), f"tier {t}: open index out of date"
+            if self.tiers > 1:
+                want = sorted((h.load, h.id) for h in self.hosts if h.id in self._open[t])
+                assert list(self._ranked[t]) == want, f"tier {t}: ranking out of date"
             for job in self._running[t]:
                 assert job.state is RUNNING and job.tier == t, f"job {job.id} misfiled"
                 assert len(job.hosts) == job.procs, f"job {job.id} holds {len(job.hosts)} slots"

@@ -60,6 +60,18 @@ def generate_from_spec(spec: Mapping[str, Any], rng: np.random.Generator,
     or above 1.5 raise :class:`~cloudsim_py.errors.ScenarioError` whose message starts with the
     key path, e.g. ``workload.model.load: ...``.
     """
+    generator, jobs = validate_spec(spec, where)
+    try:
+        return generator.generate(jobs, rng)
+    except ParameterError as exc:
+        raise ScenarioError(f"{where}.{exc.param}: {exc.detail}") from None
+    except (TypeError, ValueError) as exc:
+        raise ScenarioError(f"{where}: {exc}") from None
+
+
+def validate_spec(spec: Mapping[str, Any], where: str = "workload.model") -> tuple[Any, int]:
+    """Check a generator spec (as :func:`generate_from_spec` does) without generating anything;
+    returns the configured generator and the job count. Scenarios call it at load time."""
     if not isinstance(spec, Mapping):
         raise ScenarioError(f"{where}: must be a mapping with at least 'name' and 'jobs', got {spec!r}")
     if "name" not in spec:
@@ -87,8 +99,7 @@ def generate_from_spec(spec: Mapping[str, Any], rng: np.random.Generator,
         if not 0 < load <= MAX_LOAD:
             raise ScenarioError(f"{where}.load: must be in (0, {MAX_LOAD}] (target offered load), got {load!r}")
     try:
-        generator = cls(**params)
-        return generator.generate(jobs, rng)
+        return cls(**params), jobs
     except ParameterError as exc:
         raise ScenarioError(f"{where}.{exc.param}: {exc.detail}") from None
     except (TypeError, ValueError) as exc:
@@ -97,5 +108,5 @@ def generate_from_spec(spec: Mapping[str, Any], rng: np.random.Generator,
 
 __all__ = ["Feitelson96", "Jann97", "Lublin03", "MoldabilityModel", "MoldableJobs", "ParameterError",
            "Tsafrir05", "downey_cmax", "downey_runtime", "downey_speedup", "downey_work",
-           "generate_from_spec", "model_parameters", "tsafrir05_estimates", "uniform_log",
+           "generate_from_spec", "model_parameters", "validate_spec", "tsafrir05_estimates", "uniform_log",
            "workload_models"]
