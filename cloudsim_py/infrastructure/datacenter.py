@@ -294,7 +294,7 @@ class Datacenter:
             if h.slots[tier].job is not None:
                 raise CapacityError(f"t={now}: cannot swap job {job.id} to tier {tier}: host {h.id} "
                                     f"holds job {h.slots[tier].job.id} there")
-            if tier > 0 and self._est_above(h, tier, exclude=job) >= self.threshold:
+            if tier > 0 and self.load_above(h, tier, exclude=job) >= self.threshold:
                 raise CapacityError(f"t={now}: cannot swap job {job.id} to tier {tier} on host {h.id}: "
                                     f"higher tiers use >= {self.threshold:g}")
         self._settle(job)
@@ -333,7 +333,9 @@ class Datacenter:
         if not 0 <= tier < self.tiers:
             raise CapacityError(f"t={self.sim.now}: tier {tier} does not exist (tiers 0..{self.tiers - 1})")
 
-    def _est_above(self, host: Host, tier: int, exclude: Job | None = None) -> float:
+    def load_above(self, host: Host, tier: int, exclude: Job | None = None) -> float:
+        """Estimated CPU load of the tiers above ``tier`` on ``host`` (what the threshold rule
+        looks at), leaving out ``exclude``'s process."""
         load = 0.0
         for slot in host.slots[:tier]:
             if slot.job is not None and slot.job is not exclude and slot.cpu_est is not None:
@@ -652,7 +654,7 @@ class Datacenter:
             assert idle == set(self._idle[t]), f"tier {t}: idle index out of date"
             if t > 0:
                 op = {h.id for h in self.hosts if h.slots[t].job is None
-                      and self._est_above(h, t) < self.threshold}
+                      and self.load_above(h, t) < self.threshold}
                 assert op == set(self._open[t]), f"tier {t}: open index out of date"
             if self.tiers > 1:
                 want = sorted((h.load, h.id) for h in self.hosts if h.id in self._open[t])

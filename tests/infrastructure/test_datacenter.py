@@ -167,3 +167,47 @@ def test_swap_tiers_moves_a_job_in_place_only_onto_idle_slots():
     dc.swap_tiers(bg)
     assert bg.tier == 0 and [h.id for h in bg.hosts] == [0, 1] and bg.swaps == 1
     assert bg.speed == 1.0 and dc.idle(1) == 2
+
+
+def test_three_tiers_follow_the_same_rule_tier_by_tier():
+    # host 0: tier 0 uses 0.5, tier 1 needs 0.3, tier 2 needs 0.4 (single-process jobs: eff 0.9;
+    # tier 0 loses 2 %). Tier 1 gets 1 - 0.5 = 0.5 >= 0.3: 0.9 * 1 = 0.9.
+    # Tier 2 gets what tier 1 leaves: 0.5 - 0.3 = 0.2, for 0.4 needed: 0.9 * 0.2 / 0.4 = 0.45.
+    sim = Simulation(seed=1)
+    dc = Datacenter(sim, 1, 3, interference=FIXED, check=True)
+    dc.attach(Idle())
+    jobs = [Job(i, 0, 1, runtime=100, cpu_usage=(c,), cpu_estimate=(c,))
+            for i, c in ((1, 0.5), (2, 0.3), (3, 0.4))]
+    for tier, job in enumerate(jobs):
+        submitted(dc, job)
+        dc.start(job, tier)
+    assert [j.speed for j in jobs] == pytest.approx([0.98, 0.9, 0.45])
+
+
+def test_jobdispatch_puts_the_heaviest_process_on_the_lightest_host():
+    # 3 hosts, background tier: foreground loads 0.8, 0.2, 0.5 (hosts 0, 1, 2). A background job
+    # with processes using 0.4, 0.9, 0.6 gets: process 1 (0.9) -> host 1 (0.2), process 2 (0.6)
+    # -> host 2 (0.5), process 0 (0.4) -> host 0 (0.8). (Liu 2015 Alg. 2, JobDispatch.)
+    sim, dc = world(hosts=3, tiers=2)
+    for hid, load in enumerate((0.8, 0.2, 0.5)):
+        fg = submitted(dc, Job(10 + hid, 0, 1, runtime=100, cpu_usage=(load,), cpu_estimate=(load,)))
+        dc.start(fg, 0, hosts=[hid])
+    bg = submitted(dc, Job(1, 0, 3, runtime=10, cpu_usage=(0.4, 0.9, 0.6), cpu_estimate=(0.4, 0.9, 0.6)))
+    dc.start(bg, 1)
+    assert [h.id for h in bg.hosts] == [0, 1, 2]     # process i runs on bg.hosts[i]
+
+
+def test_unknown_cpu_usage_places_processes_at_random_and_ignores_the_threshold():
+    # with no estimate a broker cannot apply the 96 % rule: a background slot under a 100 %
+    # foreground is still available; the choice comes from the 'placement' stream
+    sim, dc = world(hosts=4, tiers=2)
+    fg = submitted(dc, Job(1, 0, 4, runtime=100, cpu_usage=(1.0,) * 4, cpu_estimate=None))
+    dc.start(fg, 0)
+    assert dc.available(1) == 4
+    bg = submitted(dc, Job(2, 0, 2, runtime=10, cpu_usage=(0.5, 0.5), cpu_estimate=None))
+    picks = [h.id for h in dc.start(bg, 1)]
+    sim2, dc2 = world(hosts=4, tiers=2)
+    fg2 = submitted(dc2, Job(1, 0, 4, runtime=100, cpu_usage=(1.0,) * 4, cpu_estimate=None))
+    dc2.start(fg2, 0)
+    bg2 = submitted(dc2, Job(2, 0, 2, runtime=10, cpu_usage=(0.5, 0.5), cpu_estimate=None))
+    assert [h.id for h in dc2.start(bg2, 1)] == picks          # same seed, same random choice

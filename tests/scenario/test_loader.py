@@ -134,3 +134,24 @@ def test_impossible_job_size_in_inline_jobs_names_the_job(tmp_path):
     text = BASE.replace("{submit: 1, procs: 4, runtime: 5}", "{submit: 1, procs: 0, runtime: 5}")
     with pytest.raises(ScenarioError, match=r"workload\.jobs\.1\.procs: must be >= 1, got 0"):
         load_scenario(write(tmp_path, text))
+
+
+def test_a_policy_needing_two_tiers_fails_at_load_time_on_one(tmp_path):
+    path = write(tmp_path, BASE.replace("{policy: easy}", "{policy: acfcfs}"))
+    with pytest.raises(ScenarioError, match=r"broker\.policy: policy 'acfcfs' needs at least 2 tiers; datacenter\.tiers is 1"):
+        load_scenario(path)
+
+
+def test_a_two_tier_policy_refuses_four_tiers(tmp_path):
+    path = write(tmp_path, BASE.replace("{policy: easy}", "{policy: cmcbf}").replace("{hosts: 4}", "{hosts: 4, tiers: 4}"))
+    with pytest.raises(ScenarioError, match=r"uses at most 2 tiers; datacenter\.tiers is 4"):
+        load_scenario(path)
+
+
+def test_interference_numbers_can_be_overridden_and_checked(tmp_path):
+    ok = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, multi_mean: 0.5}}")
+    sc = load_scenario(write(tmp_path, ok))
+    assert sc.datacenter.interference.overrides == {"multi_mean": 0.5}
+    bad = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, idle_floor: 2}}")
+    with pytest.raises(ScenarioError, match=r"datacenter\.interference\.idle_floor"):
+        load_scenario(write(tmp_path, bad, "b.yaml"))

@@ -67,47 +67,38 @@ class MigrationBackfillBroker(Broker):
             self._fill(tier)
 
     # ------------------------------------------------------------------ placement helpers
-    def _place(self, job: Job, tier: int, hosts=None) -> None:
+    def _place(self, job: Job, tier: int) -> None:
         """Start, resume or move ``job`` into ``tier``; then evict what the threshold forbids."""
         dc = self.dc
         if job.state is QUEUED:
             self.queue.remove(job)
-            placed = dc.start(job, tier, hosts)
+            placed = dc.start(job, tier)
         elif job.state is SUSPENDED:
             self.queue.remove(job)
-            placed = dc.resume(job, tier, hosts)
+            placed = dc.resume(job, tier)
         else:  # running in a lower tier
-            if all(h.slots[tier].job is None and (tier == 0 or h.id in dc._open[tier])
-                   for h in job.hosts):
+            own = [h for h in job.hosts if dc.is_available(h, tier)]
+            if len(own) == job.procs:
                 dc.swap_tiers(job, tier)                     # switch in place, free
                 placed = job.hosts
             else:
-                # processes whose upper VM is idle stay on their host; the others move
-                own = [h for h in job.hosts if h.slots[tier].job is None
-                       and (tier == 0 or h.id in dc._open[tier])]
+                # Liu 2013 section 4.2: processes whose upper VM is idle switch in place, the
+                # others are saved and restored elsewhere (one suspend/resume, one migration)
                 dc.suspend(job)
-                placed = dc.resume(job, tier, self._hosts_with(job, tier, own))
+                placed = dc.resume(job, tier, dc.choose_hosts(job, tier, prefer=own))
         self._threshold_evictions(placed, tier)
-
-    def _hosts_with(self, job: Job, tier: int, own: list) -> list:
-        """``own`` hosts first, the rest by the JobDispatch heuristic among available ones."""
-        dc = self.dc
-        if len(own) >= job.procs:
-            return own[:job.procs]
-        taken = {h.id for h in own}
-        rest = [dc.hosts[i] for i in sorted(dc.available_hosts(tier),
-                                            key=lambda i: (dc.hosts[i].est_load_others(tier), i))
-                if i not in taken]
-        return own + rest[:job.procs - len(own)]
 
     def _threshold_evictions(self, hosts: Iterable, tier: int) -> None:
         """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended."""
         dc = self.dc
+        threshold = dc.threshold
         victims: dict[Job, None] = {}
         for h in hosts:
+            if h.load < threshold:     # the tiers above any slot use at most the host's load
+                continue
             for low in range(tier + 1, dc.tiers):
                 other = h.slots[low].job
-                if other is not None and dc._est_above(h, low) >= dc.threshold:
+                if other is not None and dc.load_above(h, low) >= threshold:
                     victims[other] = None
         for job in victims:
             dc.suspend(job)
@@ -118,7 +109,7 @@ class MigrationBackfillBroker(Broker):
         dc = self.dc
         below = tier + 1
         if below < self.k and all(h.slots[below].job is None for h in job.hosts) and \
-                all(dc._est_above(h, below, exclude=job) < dc.threshold for h in job.hosts):
+                all(dc.load_above(h, below, exclude=job) < dc.threshold for h in job.hosts):
             dc.swap_tiers(job, below)
         else:
             dc.suspend(job)
@@ -189,7 +180,7 @@ class MigrationBackfillBroker(Broker):
         movers = sorted((j for t in range(tier + 1, self.k) for j in dc.running(t)), key=arrival)
         for job in movers:
             if job.state is RUNNING and job.tier > tier and all(
-                    h.slots[tier].job is None and h.id in dc._open[tier] for h in job.hosts):
+                    dc.is_available(h, tier) for h in job.hosts):
                 dc.swap_tiers(job, tier)
                 self._threshold_evictions(job.hosts, tier)
 
