@@ -5,9 +5,10 @@ date (ARCHITECTURE.md, Progress). Must not import brokers or scenarios."""
 
 from __future__ import annotations
 
+from array import array
 from itertools import islice
 
-from sortedcontainers import SortedList
+import numpy as np
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -71,16 +72,17 @@ class Datacenter:
         # capacity index: hosts whose slot in tier t is idle (insertion-ordered dict as a set),
         # and those idle slots where placement is allowed (higher tiers below the threshold)
         self._idle: list[dict[int, None]] = [dict.fromkeys(range(hosts)) for _ in range(tiers)]
-        # with k >= 2 tiers: for each tier the available slots ranked by the estimated load of
-        # the host's other tiers (the JobDispatch order), and each host's key in that ranking;
-        # for lower tiers that key map is also the "open" set (placement allowed)
-        self._ranked: list[SortedList] = []
-        self._rank_key: list[dict[int, tuple]] = []
-        if tiers > 1:
-            for _ in range(tiers):
-                self._ranked.append(SortedList((0.0, i) for i in range(hosts)))
-                self._rank_key.append({i: (0.0, i) for i in range(hosts)})
-        self._open: list[dict] = [self._idle[0]] + self._rank_key[1:]
+        # lower tiers: idle slots where placement is allowed (the tiers above use less than
+        # the threshold, by estimates); tier 0: every idle slot
+        self._open: list[dict[int, None]] = [self._idle[0]] + [
+            dict.fromkeys(range(hosts)) for _ in range(1, tiers)]
+        # with k >= 2, numpy mirrors of the same sets and of each host's estimated load, so
+        # JobDispatch ranks the available slots in C, O(H), instead of keeping a sorted index
+        # (written through plain Python buffers, which are cheap to set, and read as numpy views)
+        self._load_buf = array("d", bytes(8 * hosts))
+        self._load = np.frombuffer(self._load_buf, dtype=np.float64)
+        self._mask_buf = [bytearray(b"\x01" * hosts) for _ in range(tiers)] if tiers > 1 else []
+        self._mask = [np.frombuffer(b, dtype=bool) for b in self._mask_buf]
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
         self._slots0 = [h.slots[0] for h in self.hosts]
         self.suspended: dict[Job, None] = {}
@@ -344,35 +346,46 @@ class Datacenter:
 
     def _host_changed(self, host: Host) -> None:
         """Re-derive the host's estimated load and, tier by tier, whether its idle slots accept a
-        placement (for lower tiers: the tiers above use less than the threshold) and where they
-        rank for JobDispatch; O(k log H)."""
+        placement (for lower tiers: the tiers above use less than the threshold); O(k)."""
         hid = host.id
         slots = host.slots
-        total = 0.0
-        for slot in slots:
-            if slot.job is not None and slot.cpu_est is not None:
-                total += slot.cpu_est
-        host.load = total
-        key = (total, hid)       # an idle slot's host: its other tiers' load is the host's load
+        masks = self._mask_buf
+        if len(slots) == 2:                    # the two-tier papers: the hot case, unrolled
+            fg, bg = slots
+            above = fg.cpu_est if fg.job is not None and fg.cpu_est is not None else 0.0
+            masks[0][hid] = fg.job is None
+            if bg.job is None:
+                if above < self.threshold:
+                    self._open[1][hid] = None
+                    masks[1][hid] = 1
+                else:
+                    self._open[1].pop(hid, None)
+                    masks[1][hid] = 0
+                load = above
+            else:
+                self._open[1].pop(hid, None)
+                masks[1][hid] = 0
+                load = above + bg.cpu_est if bg.cpu_est is not None else above
+            host.load = load
+            self._load_buf[hid] = load
+            return
         threshold = self.threshold
         above = 0.0
         for t, slot in enumerate(slots):
-            keys = self._rank_key[t]
             job = slot.job
-            if job is None and (t == 0 or above < threshold):
-                old = keys.get(hid)
-                if old != key:
-                    ranked = self._ranked[t]
-                    if old is not None:
-                        ranked.remove(old)
-                    ranked.add(key)
-                    keys[hid] = key
+            if t:
+                if job is None and above < threshold:
+                    self._open[t][hid] = None
+                    masks[t][hid] = 1
+                else:
+                    self._open[t].pop(hid, None)
+                    masks[t][hid] = 0
             else:
-                old = keys.pop(hid, None)
-                if old is not None:
-                    self._ranked[t].remove(old)
+                masks[0][hid] = job is None
             if job is not None and slot.cpu_est is not None:
                 above += slot.cpu_est
+        host.load = above
+        self._load_buf[hid] = above
 
     def is_available(self, host: Host | int, tier: int) -> bool:
         """Whether ``tier`` on ``host`` is idle and accepts a placement; O(1)."""
@@ -384,7 +397,7 @@ class Datacenter:
         descending order of (estimated) CPU usage go to available slots in ascending order of
         the estimated load of the host's other tiers (ties: lowest host id). ``prefer``:
         available hosts to take first (a job moving up keeps the hosts it can). Unknown usage:
-        random slots. O(n log H) from the ranking index."""
+        random slots. O(H) in numpy for k >= 2, O(n) for one tier."""
         n = job.procs
         avail = self._open[tier]
         if n > len(avail):
@@ -394,24 +407,30 @@ class Datacenter:
         if self.tiers == 1:
             return [hosts[i] for i in islice(avail, n)]
         chosen_ids = [h.id for h in prefer if h.id in avail][:n]
-        taken = set(chosen_ids)
-        ranked = self._ranked[tier]
+        need = n - len(chosen_ids)
+        if need:
+            mask = self._mask[tier]
+            if chosen_ids:
+                mask = mask.copy()
+                mask[chosen_ids] = False
+            cand = np.flatnonzero(mask)          # ascending ids
+            if job.cpu_estimate is None:         # no usage known: random slots
+                picks = self.sim.random["placement"].choice(cand.shape[0], need, replace=False)
+                chosen_ids += cand[picks].tolist()
+            else:
+                loads = self._load[cand]
+                if need < cand.shape[0]:
+                    # the need lightest hosts, ties to the lowest id, without a full sort
+                    v = np.partition(loads, need - 1)[need - 1]
+                    below = loads < v
+                    first = cand[below][np.argsort(loads[below], kind="stable")]
+                    tied = cand[loads == v][:need - first.shape[0]]
+                    chosen_ids += first.tolist() + tied.tolist()
+                else:
+                    chosen_ids += cand[np.argsort(loads, kind="stable")].tolist()
         est = job.cpu_estimate
         if est is None:
-            rng = self.sim.random["placement"]
-            picks = rng.permutation(len(ranked)).tolist()
-            for i in picks:
-                if len(chosen_ids) == n:
-                    break
-                hid = ranked[i][1]
-                if hid not in taken:
-                    chosen_ids.append(hid)
             return [hosts[i] for i in chosen_ids]
-        for _, hid in ranked:
-            if len(chosen_ids) == n:
-                break
-            if hid not in taken:
-                chosen_ids.append(hid)
         order = sorted(range(n), key=lambda i: -est[i])
         chosen: list[Host] = [None] * n  # type: ignore[list-item]
         for rank, proc in enumerate(order):
@@ -657,8 +676,9 @@ class Datacenter:
                       and self.load_above(h, t) < self.threshold}
                 assert op == set(self._open[t]), f"tier {t}: open index out of date"
             if self.tiers > 1:
-                want = sorted((h.load, h.id) for h in self.hosts if h.id in self._open[t])
-                assert list(self._ranked[t]) == want, f"tier {t}: ranking out of date"
+                assert np.flatnonzero(self._mask[t]).tolist() == sorted(self._open[t]), \
+                    f"tier {t}: availability mask out of date"
+                assert all(self._load[h.id] == h.load for h in self.hosts), "load mirror out of date"
             for job in self._running[t]:
                 assert job.state is RUNNING and job.tier == t, f"job {job.id} misfiled"
                 assert len(job.hosts) == job.procs, f"job {job.id} holds {len(job.hosts)} slots"
