@@ -40,3 +40,36 @@ def test_an_invalid_scenario_exits_non_zero_with_the_message(tmp_path, capsys):
     bad.write_text("name: x\nworkload: {jobs: [{submit: 0, procs: 1, runtime: 1}]}\nbroker: nope\n")
     assert main(["run", str(bad)]) == 2
     assert "bad.yaml:3: broker.policy: unknown policy 'nope'" in capsys.readouterr().err
+
+
+def test_progress_shows_jobs_done_and_rate_after_the_delay():
+    import io
+    from cloudsim_py import Job, simulate
+    from cloudsim_py.cli import Progress
+
+    out = io.StringIO()
+    progress = Progress(stream=out, delay=0.0, every=0.0)
+    jobs = [Job(i, float(i), 1, runtime=1.0) for i in range(1, 50)]
+    sim_progress = []
+
+    def hook(sim):
+        progress(sim)
+        sim_progress.append(sim.now)
+
+    from cloudsim_py import build
+    sim, dc, broker, _ = build(jobs, hosts=1, policy="fcfs")
+    sim.progress, sim.progress_every = hook, 10
+    sim.run()
+    assert sim_progress and "jobs done" in out.getvalue() and "jobs/s" in out.getvalue()
+
+
+def test_schedule_swf_has_wait_and_runtime_filled(tmp_path, monkeypatch):
+    from cloudsim_py.workload.table import read_table
+    monkeypatch.chdir(__import__("tests.conftest", fromlist=["REPO"]).REPO)
+    code = main(["run", QUICK, "--quiet", "--set", "broker=easy", "--set", "output.swf=true",
+                 "--set", "workload.model.jobs=200", "--out", str(tmp_path)])
+    assert code == 0
+    table = read_table(tmp_path / "schedule.swf")
+    assert len(table) == 200 and table.header.max_procs == 64
+    # wait (field 3) = finish - submit - runtime >= 0, runtime (field 4) > 0
+    assert (table.col("wait") >= 0).all() and (table.col("run") > 0).all()

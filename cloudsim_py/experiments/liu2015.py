@@ -68,3 +68,27 @@ def run_table2(traces: Iterable[str] = ("KTH", "CTC"), policies: Iterable[str] =
 def deviation(ours: float, paper: float) -> float:
     """Relative deviation from the paper, in percent."""
     return 100.0 * (ours - paper) / paper
+
+
+#: the ACFCFS variants of Liu 2015 section 4.3, as overrides of a simulate() call
+VARIANTS = {
+    "acfcfs": {},
+    "acfcfs_err10": {"cpu_estimate": ("error", 0.1)},
+    "acfcfs_err20": {"cpu_estimate": ("error", 0.2)},
+    "acfcfs_un": {"cpu_estimate": ("unknown", 0.0)},
+    "acfcfs100": {"cpu_usage": "full"},
+}
+
+
+def run_consolidation(trace: str, label: str, seeds: Iterable[int] = (1,)) -> list[dict]:
+    """Summaries of ``label`` (ccfcfs, acfcfs, amcbf, or an ACFCFS variant) on two tiers with
+    the liu2015 preset, the papers' CPU usage rule, one run per seed."""
+    from ..workload.cpu import CpuEstimateModel, CpuUsageModel
+
+    table, procs = load(trace)
+    variant = VARIANTS.get(label, {})
+    policy = "acfcfs" if label in VARIANTS else label
+    usage = CpuUsageModel("full") if variant.get("cpu_usage") == "full" else CpuUsageModel()
+    est = CpuEstimateModel(*variant["cpu_estimate"]) if "cpu_estimate" in variant else CpuEstimateModel()
+    return [simulate(table, hosts=procs, tiers=2, policy=policy, seed=seed, interference="liu2015",
+                     cpu_usage=usage, cpu_estimate=est).summary for seed in seeds]

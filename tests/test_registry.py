@@ -1,0 +1,64 @@
+import sys
+import textwrap
+from importlib import metadata
+
+import pytest
+
+from cloudsim_py import Job, simulate
+from cloudsim_py.brokers.base import broker_registry, make_broker
+from cloudsim_py.errors import PolicyError
+from cloudsim_py.scenario import load_scenario, run_scenario
+
+MODULE = """
+from cloudsim_py import Broker
+
+class Greedy(Broker):
+    description = "start whatever fits, in any order"
+    def __init__(self, reverse: bool = False):
+        self.reverse = reverse
+    def schedule(self, now):
+        for job in sorted(self.queue, key=lambda j: j.procs, reverse=self.reverse):
+            if job.procs <= self.dc.idle():
+                self.dc.start(job)
+                self.queue.remove(job)
+"""
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    (tmp_path / "my_policies.py").write_text(MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "my_policies"
+    sys.modules.pop("my_policies", None)
+
+
+def test_a_user_class_is_named_in_yaml_as_module_colon_class(tmp_path, user_module):
+    path = tmp_path / "s.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: mine
+        datacenter: {hosts: 4}
+        workload: {jobs: [{submit: 0, procs: 3, runtime: 5}, {submit: 0, procs: 1, runtime: 5}]}
+        broker: {policy: "my_policies:Greedy", params: {reverse: true}}
+        """))
+    [(policy, result)] = run_scenario(load_scenario(path))
+    assert policy == "my_policies:Greedy" and result.summary["jobs_finished"] == 2
+    assert result.broker.reverse is True
+
+
+def test_a_missing_module_or_class_is_a_clear_error(user_module):
+    with pytest.raises(PolicyError, match="cannot import module 'nope_mod'"):
+        make_broker("nope_mod:X")
+    with pytest.raises(PolicyError, match="has no attribute 'Missing'"):
+        make_broker("my_policies:Missing")
+
+
+def test_brokers_from_other_packages_come_through_the_entry_point_group(monkeypatch, user_module):
+    ep = metadata.EntryPoint(name="greedy-ep", value="my_policies:Greedy", group="cloudsim_py.brokers")
+    real = metadata.entry_points
+    monkeypatch.setattr(metadata, "entry_points",
+                        lambda group=None, **kw: [ep] if group == "cloudsim_py.brokers" else real(group=group, **kw))
+    monkeypatch.setattr(broker_registry, "_entry_points_loaded", False)
+    jobs = [Job(1, 0.0, 2, runtime=5.0)]
+    assert simulate(jobs, hosts=2, policy="greedy-ep").summary["jobs_finished"] == 1
+    assert "greedy-ep" in broker_registry.names()
+    broker_registry._items.pop("greedy-ep", None)
