@@ -138,9 +138,5 @@ class AvailabilityProfile:
             del self.time[i]
             del self.free[i]
 
-    def free_at(self, t: float) -> int:
-        i = bisect_right(self.time, t) - 1
-        return self.free[max(i, 0)]
-
     def steps(self) -> list[tuple[float, int]]:
         return list(zip(self.time, self.free))

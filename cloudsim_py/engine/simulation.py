@@ -10,7 +10,6 @@ from .queue import EventQueue
 from .random import RandomStreams
 
 Handler = Callable[[Event], None]
-_new_event = tuple.__new__
 INF = float("inf")
 
 
@@ -69,11 +68,7 @@ class Simulation:
         """Schedule an event at absolute ``time`` (not before now); O(log n)."""
         if time < self.now:
             raise ValueError(f"t={self.now}: cannot schedule {kind.name} in the past ({time})")
-        q = self.events
-        q._seq += 1
-        ev = _new_event(Event, (time, PHASE[kind], q._seq, kind, target))
-        q._events.add(ev)
-        return ev
+        return self.events.push(time, kind, target)
 
     def cancel(self, event: Event) -> None:
         """Cancel a scheduled event; O(log n)."""

@@ -419,7 +419,9 @@ class Datacenter:
                 chosen_ids += cand[picks].tolist()
             else:
                 loads = self._load[cand]
-                if need < cand.shape[0]:
+                if need == 1:                    # the lightest host, lowest id among equals
+                    chosen_ids.append(int(cand[int(np.argmin(loads))]))
+                elif need < cand.shape[0]:
                     # the need lightest hosts, ties to the lowest id, without a full sort
                     v = np.partition(loads, need - 1)[need - 1]
                     below = loads < v

@@ -49,24 +49,5 @@ class Host:
         """The job whose process occupies ``tier`` here, or ``None``."""
         return self.slots[tier].job
 
-    def est_load(self, tier: int) -> float:
-        """Estimated CPU load of the tiers above ``tier`` (what a broker can know)."""
-        load = 0.0
-        for slot in self.slots[:tier]:
-            if slot.job is not None and slot.cpu_est is not None:
-                load += slot.cpu_est
-        return load
-
-    def est_load_others(self, tier: int) -> float:
-        """Estimated CPU load of every other tier (the papers' JobDispatch sort key)."""
-        load = 0.0
-        for slot in self.slots:
-            if slot.tier != tier and slot.job is not None and slot.cpu_est is not None:
-                load += slot.cpu_est
-        return load
-
-    def busy_tiers(self) -> list[int]:
-        return [s.tier for s in self.slots if s.job is not None]
-
     def __repr__(self) -> str:
         return f"Host({self.id}, {[s.job.id if s.job is not None else None for s in self.slots]})"  # type: ignore[attr-defined]

@@ -57,7 +57,3 @@ class WaitQueue:
         small = list(self._by_size.irange_key(max_key=(procs, (float("inf"), float("inf")))))
         small.sort(key=arrival)
         return small
-
-    def after(self, job: Job) -> Iterator[Job]:
-        """Jobs that arrived after ``job``, in arrival order."""
-        return self._by_arrival.irange_key(min_key=job.order, inclusive=(False, True))
