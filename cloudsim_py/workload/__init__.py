@@ -5,7 +5,6 @@ from .feed import JobFeeder, jobs_from_table
 from .job import Job, JobState
 from .swf import SWFHeader, SWFRecord, iter_records, read_header, write_swf
 from .table import CleaningReport, WorkloadTable, prepare, read_table
-from . import models  # noqa: E402,F401  (registers the workload models and the tsafrir05 estimate mode)
 
 __all__ = ["CleaningReport", "CpuEstimateModel", "CpuUsageModel", "Job", "JobFeeder", "JobState",
            "SWFHeader", "SWFRecord", "WorkloadTable", "iter_records", "jobs_from_table",

@@ -131,6 +131,15 @@ def _estimate_trace(data, runtime, report, rng):
     return np.where(missing | raised, runtime, req)
 
 
+@estimate_modes.register("tsafrir05")
+def _estimate_tsafrir05(data, runtime, report, rng):
+    """Tsafrir, Etsion and Feitelson 2005 user estimates (``workload.models.tsafrir05``,
+    imported on first use so that loading a trace does not load the models)."""
+    from .models.tsafrir05 import estimate_tsafrir05
+
+    return estimate_tsafrir05(data, runtime, report, rng)
+
+
 def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
             strict: bool = False, rng: np.random.Generator | None = None) -> WorkloadTable:
     """Clean a table for a machine of ``machine_procs`` processors and set the simulator columns.

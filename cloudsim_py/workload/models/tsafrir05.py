@@ -25,7 +25,7 @@ import attrs
 import numpy as np
 
 from ...errors import TraceError
-from ..table import COL, CleaningReport, estimate_modes
+from ..table import COL, CleaningReport
 from .params import ParameterError, choice, integer, real
 
 MIN = 60.0
@@ -244,7 +244,6 @@ def tsafrir05_estimates(runtime: Sequence[float] | np.ndarray, rng: np.random.Ge
     return model.assign(runtime, rng)
 
 
-@estimate_modes.register("tsafrir05")
 def estimate_tsafrir05(data: np.ndarray, runtime: np.ndarray, report: CleaningReport,
                        rng: np.random.Generator) -> np.ndarray:
     """Estimate mode for ``prepare``: Tsafrir 2005 estimates; ``max_est`` = the workload's
