@@ -11,7 +11,7 @@ from tests.conftest import trace
 def test_event_driven_model_matches_the_time_slice_model_within_5_percent():
     # ACFCFS (Liu 2015) on the first 3,000 jobs of KTH-SP2 (about 2 months), 100 hosts x 2
     # tiers, liu2015 interference; slice mode redraws every process's loss and efficiency every
-    # 300 s. Means over 4 seeds; measured here: wait 7,863 vs 7,803 s, bsld 49.4 vs 48.8.
+    # 300 s. Means over 4 seeds; measured here: wait 6,221 vs 6,246 s, bsld 33.1 vs 33.6.
     table = prepare(read_table(trace("KTH-SP2-1996-2.1-cln.swf.gz")), 100, "trace")
     n = 3000
     table = attrs.evolve(table, data=table.data[:n], line=table.line[:n], procs=table.procs[:n],

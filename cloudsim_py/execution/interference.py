@@ -23,7 +23,7 @@ def _unit(name: str):
 
 @attrs.define(slots=True)
 class InterferenceModel:
-    """Distributions of the per-process factors, drawn at each placement.
+    """Distributions of the interference factors, drawn at each job placement.
 
     loss ~ U(loss_low, loss_high); eff ~ U(single_low, single_high) for single-process jobs,
     N(multi_mean, multi_sd) clipped to [multi_low, multi_high] otherwise. ``threshold``: no
@@ -58,8 +58,8 @@ class InterferenceModel:
 
 
 class FactorSampler:
-    """Draws ``(eff, loss)`` per process from the model's distributions; buffered, so a placement
-    costs list slices, not numpy calls.
+    """Draws ``(eff, loss)`` per job placement from the model's distributions; buffered, so a
+    placement costs list slices, not numpy calls.
 
     Anything with the same ``draw_many(job, n)`` method can replace it
     (``Datacenter(factors=...)``), e.g. :class:`FixedFactors` in worked-example tests."""
@@ -90,18 +90,19 @@ class FactorSampler:
         return self._n[i:i + n]
 
     def draw_many(self, job, n: int) -> list[tuple[float, float]]:
-        """``(eff, loss)`` for each of ``n`` processes of ``job``: i.i.d.; the job only decides
-        between the single-process and the multi-process efficiency distribution."""
+        """``(eff, loss)`` for the ``n`` processes of one placement of ``job``: drawn once per
+        placement and shared by its processes (ARCHITECTURE.md, Progress). The papers measure
+        and model them per job ("for a single-process background job ... for a multi-processes
+        background job", Liu 2015 section 3.1); per-process draws made wide jobs, which run at
+        their slowest process, far slower than the paper's Table 2 (docs/reproduction.md)."""
         m = self.m
-        lo, span = m.loss_low, m.loss_high - m.loss_low
-        losses = [lo + span * u for u in self._uniforms(n)]
+        u_loss, u_eff = self._uniforms(2)
+        loss = m.loss_low + (m.loss_high - m.loss_low) * u_loss
         if job.procs == 1:
-            elo, espan = m.single_low, m.single_high - m.single_low
-            effs = [elo + espan * u for u in self._uniforms(n)]
+            eff = m.single_low + (m.single_high - m.single_low) * u_eff
         else:
-            mean, sd, elo, ehi = m.multi_mean, m.multi_sd, m.multi_low, m.multi_high
-            effs = [min(ehi, max(elo, mean + sd * z)) for z in self._normals(n)]
-        return list(zip(effs, losses))
+            eff = min(m.multi_high, max(m.multi_low, m.multi_mean + m.multi_sd * self._normals(1)[0]))
+        return [(eff, loss)] * n
 
 
 presets: Registry[InterferenceModel] = Registry("interference preset", entry_point_group=None,

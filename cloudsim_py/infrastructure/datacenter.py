@@ -63,7 +63,7 @@ class Datacenter:
         self.interference: InterferenceModel = interference
         self.threshold = interference.threshold
         self._floor = interference.idle_floor
-        #: source of the per-process (eff, loss) factors: the model's random draws by default
+        #: source of the (eff, loss) factors of each placement: the model's random draws by default
         self._factors = factors if factors is not None else interference.sampler(sim.random["interference"])
         self.migration_cost = float(migration_cost)
         self.fidelity = fidelity

@@ -9,7 +9,7 @@ defaults and ``generate(jobs, rng) -> WorkloadTable``):
 - ``feitelson96`` - the Feitelson 1996 model structure **with constants fitted to PWA logs**
   (the published constants are not available, WORKLOAD_MODELS.md 3).
 
-Also: the ``tsafrir05`` runtime-estimate mode (registered on import with
+Also: the ``tsafrir05`` runtime-estimate mode (registered, importing this on first use, in
 :data:`cloudsim_py.workload.table.estimate_modes`), the Downey 1997 speedup function and the
 Cirne & Berman 2001 moldability model. From YAML: ``workload: {model: {name: jann97, jobs:
 10000, procs: 320, load: 0.8}}`` -> :func:`generate_from_spec`.
