@@ -479,6 +479,7 @@ class Datacenter:
         est = job.cpu_estimate
         factors = self._factors.draw_many(job, len(placed))
         slots = []
+        host_changed = self._host_changed
         for i, h in enumerate(placed):
             slot = h.slots[tier]
             slot.job = job
@@ -487,7 +488,7 @@ class Datacenter:
             slot.cpu_est = est[i] if est is not None else None
             slot.eff, slot.loss = factors[i]
             del idle[h.id]
-            self._host_changed(h)
+            host_changed(h)
             slots.append(slot)
         job.slots = slots
         job.hosts = placed
@@ -503,14 +504,20 @@ class Datacenter:
         tier = job.tier
         idle = self._idle[tier]
         hosts = job.hosts
-        k = self.tiers
-        for h in hosts:
-            slot = h.slots[tier]
-            slot.job = None
-            slot.process = -1
-            idle[h.id] = None
-            if k > 1:
-                self._host_changed(h)
+        if self.tiers > 1:
+            host_changed = self._host_changed
+            for h in hosts:
+                slot = h.slots[tier]
+                slot.job = None
+                slot.process = -1
+                idle[h.id] = None
+                host_changed(h)
+        else:
+            for h in hosts:
+                slot = h.slots[0]
+                slot.job = None
+                slot.process = -1
+                idle[h.id] = None
         del self._running[tier][job]
         job.hosts = None
         job.slots = None

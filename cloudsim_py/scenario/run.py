@@ -7,7 +7,6 @@ import json
 import math
 import os
 import time
-from importlib import resources
 from typing import Callable, Iterator
 
 import attrs
@@ -19,20 +18,10 @@ from ..metrics import JobRecords
 from ..runner import RunResult, simulate
 from ..workload.feed import jobs_from_table
 from ..workload.job import Job
-from ..workload.swf import SWFHeader, write_swf
+from ..workload.swf import write_swf
 from ..workload.table import COL, WorkloadTable, prepare, read_table
 from .schema import (BrokerSpec, Scenario, cpu_estimate_model, cpu_usage_model,
                      interference_model)
-
-
-def package_data(name: str) -> str:
-    """Path of a data file shipped in ``cloudsim_py/data`` (for ``pkg:NAME`` in scenarios)."""
-    ref = resources.files("cloudsim_py") / "data" / name
-    if not ref.is_file():
-        known = sorted(p.name for p in (resources.files("cloudsim_py") / "data").iterdir()
-                       if p.name.endswith((".swf", ".swf.gz")))
-        raise ScenarioError(f"workload.trace: no packaged file {name!r}; known: {', '.join(known)}")
-    return str(ref)
 
 
 def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
@@ -40,7 +29,7 @@ def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     w = scenario.workload
     hosts = scenario.datacenter.hosts
     if w.trace is not None:
-        path = package_data(w.trace[4:]) if w.trace.startswith("pkg:") else w.trace
+        path = w.trace
         table = read_table(path)
         if hosts is None:
             hosts = table.header.machine_size
@@ -208,4 +197,4 @@ def write_schedule_swf(path: str, result: RunResult, scenario: Scenario, broker:
             base[COL["status"]] = 1
             yield base
 
-    write_swf(path, records(), SWFHeader(fields={k: str(v) for k, v in header.items()}).fields)
+    write_swf(path, records(), header)

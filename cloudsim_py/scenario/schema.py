@@ -53,7 +53,7 @@ class CpuEstimateSpec:
 
 @attrs.define(slots=True, frozen=True)
 class WorkloadSpec:
-    trace: str | None = None            #: SWF path (resolved), or ``pkg:NAME`` for packaged data
+    trace: str | None = None            #: SWF path (resolved against the scenario's folder)
     model: dict | None = None           #: {name: ..., jobs: ..., ...} for a generator
     jobs: tuple | None = None           #: inline jobs: mappings with submit, procs, runtime, ...
     strict: bool = False
@@ -309,13 +309,10 @@ def _workload(ctx: _Ctx, value: Any, path: str, base_dir: str, env: Mapping[str,
     out: dict[str, Any] = {}
     if "trace" in raw:
         text = expand_env(ctx, _str(ctx, raw["trace"], f"{path}.trace"), f"{path}.trace", env)
-        if text.startswith("pkg:"):
-            out["trace"] = text
-        else:
-            full = os.path.normpath(os.path.join(base_dir, os.path.expanduser(text)))
-            if not os.path.isfile(full):
-                raise ctx.error(f"{path}.trace", f"no such file: {full}")
-            out["trace"] = full
+        full = os.path.normpath(os.path.join(base_dir, os.path.expanduser(text)))
+        if not os.path.isfile(full):
+            raise ctx.error(f"{path}.trace", f"no such file: {full}")
+        out["trace"] = full
     if "model" in raw:
         model = raw["model"]
         if not isinstance(model, Mapping) or "name" not in model:

@@ -63,8 +63,10 @@ class CcfcfsBroker(Broker):
     # --------------------------------------------------------------- Alg. 1 lines 8-20
     def _candidates(self):
         """J_q u J_bg in ascending arrival order (lazy: passes usually stop early)."""
-        bg = sorted(self.dc.running(BG), key=arrival)
-        return heapq.merge(self.queue, bg, key=arrival)
+        bg = self.dc.running(BG)
+        if not bg:
+            return iter(self.queue)
+        return heapq.merge(self.queue, sorted(bg, key=arrival), key=arrival)
 
     def _select(self, now: float) -> list[Job]:
         idle = self.dc.idle(FG)
@@ -130,13 +132,15 @@ class AcfcfsBroker(CcfcfsBroker):
         selected: list[Job] = []
         evicted: list[Job] = []
         marked: set[Job] = set()
-        fg_newest_first = sorted(dc.running(FG), key=arrival, reverse=True)
+        fg_newest_first = None
         for job in self._candidates():
             need = job.procs
             if need <= idle:                                   # lines 15-16
                 idle -= need
                 selected.append(job)
                 continue
+            if fg_newest_first is None:                        # only now is it needed
+                fg_newest_first = sorted(dc.running(FG), key=arrival, reverse=True)
             key = arrival(job)
             later = [r for r in fg_newest_first if r not in marked and arrival(r) > key]
             if need > idle + sum(r.procs for r in later):      # line 26: stop (FCFS order)
