@@ -307,7 +307,7 @@ class Datacenter:
             a.job, a.process = None, -1
             idle_s[h.id] = None
             del idle_t[h.id]
-            self._host_changed(h)
+        self._hosts_changed(job.hosts)
         job.slots = [h.slots[tier] for h in job.hosts]
         del self._running[src][job]
         self._running[tier][job] = None
@@ -350,25 +350,6 @@ class Datacenter:
         hid = host.id
         slots = host.slots
         masks = self._mask_buf
-        if len(slots) == 2:                    # the two-tier papers: the hot case, unrolled
-            fg, bg = slots
-            above = fg.cpu_est if fg.job is not None and fg.cpu_est is not None else 0.0
-            masks[0][hid] = fg.job is None
-            if bg.job is None:
-                if above < self.threshold:
-                    self._open[1][hid] = None
-                    masks[1][hid] = 1
-                else:
-                    self._open[1].pop(hid, None)
-                    masks[1][hid] = 0
-                load = above
-            else:
-                self._open[1].pop(hid, None)
-                masks[1][hid] = 0
-                load = above + bg.cpu_est if bg.cpu_est is not None else above
-            host.load = load
-            self._load_buf[hid] = load
-            return
         threshold = self.threshold
         above = 0.0
         for t, slot in enumerate(slots):
@@ -386,6 +367,41 @@ class Datacenter:
                 above += slot.cpu_est
         host.load = above
         self._load_buf[hid] = above
+
+    def _hosts_changed(self, hosts: Iterable[Host]) -> None:
+        """:meth:`_host_changed` for many hosts, with the two-tier case unrolled and the
+        lookups hoisted out of the loop (this runs for every process placed or freed)."""
+        if self.tiers != 2:
+            for h in hosts:
+                self._host_changed(h)
+            return
+        mask0, mask1 = self._mask_buf
+        open1 = self._open[1]
+        load_buf = self._load_buf
+        threshold = self.threshold
+        for host in hosts:
+            hid = host.id
+            fg, bg = host.slots
+            if fg.job is None:
+                above = 0.0
+                mask0[hid] = 1
+            else:
+                above = fg.cpu_est if fg.cpu_est is not None else 0.0
+                mask0[hid] = 0
+            if bg.job is None:
+                if above < threshold:
+                    open1[hid] = None
+                    mask1[hid] = 1
+                else:
+                    open1.pop(hid, None)
+                    mask1[hid] = 0
+                load = above
+            else:
+                open1.pop(hid, None)
+                mask1[hid] = 0
+                load = above + bg.cpu_est if bg.cpu_est is not None else above
+            host.load = load
+            load_buf[hid] = load
 
     def is_available(self, host: Host | int, tier: int) -> bool:
         """Whether ``tier`` on ``host`` is idle and accepts a placement; O(1)."""
@@ -479,7 +495,6 @@ class Datacenter:
         est = job.cpu_estimate
         factors = self._factors.draw_many(job, len(placed))
         slots = []
-        host_changed = self._host_changed
         for i, h in enumerate(placed):
             slot = h.slots[tier]
             slot.job = job
@@ -488,8 +503,8 @@ class Datacenter:
             slot.cpu_est = est[i] if est is not None else None
             slot.eff, slot.loss = factors[i]
             del idle[h.id]
-            host_changed(h)
             slots.append(slot)
+        self._hosts_changed(placed)
         job.slots = slots
         job.hosts = placed
         job.tier = tier
@@ -505,13 +520,12 @@ class Datacenter:
         idle = self._idle[tier]
         hosts = job.hosts
         if self.tiers > 1:
-            host_changed = self._host_changed
             for h in hosts:
                 slot = h.slots[tier]
                 slot.job = None
                 slot.process = -1
                 idle[h.id] = None
-                host_changed(h)
+            self._hosts_changed(hosts)
         else:
             for h in hosts:
                 slot = h.slots[0]

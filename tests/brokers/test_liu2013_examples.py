@@ -122,3 +122,26 @@ def test_amcbf_fig2_only_the_head_preempts():
         (25.0, "swap", 9, 1, (0, 2, 3, 4)),
         (25.0, "start", 8, 0, (1, 0, 2, 3, 4)),
     ]
+
+
+def test_the_queue_head_preempts_even_behind_an_older_background_job():
+    # AMCBF, 3 hosts x 2 tiers, foreground full. B (arrived first, 3 procs) runs in the
+    # background; H (the queue head, 3 procs) waits; L (arrived after H, 3 procs) holds the
+    # foreground. B may not preempt (it is not the head) and nothing fits, but H may: L is a
+    # later arrival whose 3 VMs cover H. L's background VMs are busy (B), so L is suspended.
+    from cloudsim_py import Datacenter, Simulation
+    from cloudsim_py.brokers import AmcbfBroker
+
+    sim = Simulation(seed=1)
+    dc = Datacenter(sim, 3, 2, interference="none", migration_cost=0.0, check=True)
+    broker = dc.attach(AmcbfBroker())
+    b, h, l_ = (Job(i, float(i - 1), 3, runtime=100.0, cpu_usage=(0.3,) * 3, cpu_estimate=(0.3,) * 3)
+                for i in (1, 2, 3))
+    for job in (b, h, l_):
+        dc.submit(job)
+    broker._place(b, 1)
+    broker._place(l_, 0)
+    assert dc.idle(0) == 0 and broker.queue.head() is h
+    broker.schedule(0.0)
+    assert h.tier == 0 and h.state.name == "RUNNING" and l_.state.name == "SUSPENDED"
+    assert b.tier == 1 and b.state.name == "RUNNING"

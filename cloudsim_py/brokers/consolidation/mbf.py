@@ -117,12 +117,13 @@ class MigrationBackfillBroker(Broker):
 
     # ------------------------------------------------------------------ the top tier
     def _candidates(self) -> Iterable[Job]:
-        """Waiting jobs and jobs of lower tiers, in arrival order (a snapshot)."""
+        """Waiting jobs and jobs of lower tiers, in arrival order: a snapshot (placing jobs
+        changes the queue), merged lazily, since a pass usually stops early."""
         lower = [j for t in range(1, self.k) for j in self.dc.running(t)]
         if not lower:
             return list(self.queue)
         lower.sort(key=arrival)
-        return list(heapq.merge(self.queue, lower, key=arrival))
+        return heapq.merge(list(self.queue), lower, key=arrival)
 
     def _top_tier(self) -> None:
         """Liu 2013 Alg. 1 (one tier) and Alg. 2 lines 10-16 (consolidation): in arrival order,
@@ -141,8 +142,7 @@ class MigrationBackfillBroker(Broker):
                 idle = dc.idle(0)
                 continue
             key = job.order
-            may_preempt = latest is not None and key < latest and (not self.head_only or job is head)
-            if may_preempt:
+            if latest is not None and key < latest and (not self.head_only or job is head):
                 later = sorted((r for r in dc.running(0) if r.order > key), key=arrival)
                 if idle + sum(r.procs for r in later) >= job.procs:
                     self._preempt_for(job, later, idle)
@@ -150,9 +150,13 @@ class MigrationBackfillBroker(Broker):
                     running = dc.running(0)
                     latest = max(running, key=arrival).order if running else None
                     continue
-            if idle == 0 and (latest is None or key >= latest or self.head_only):
-                # later candidates can neither fit nor preempt
-                break
+            if idle == 0:
+                # nothing fits any more: stop once no later candidate may preempt (a later
+                # arrival than every top-tier job, or, in A-variants, anything after the head)
+                if latest is None or key >= latest:
+                    break
+                if self.head_only and (head is None or key >= head.order):
+                    break
 
     def _preempt_for(self, job: Job, later: list[Job], idle: int) -> None:
         """Collect later arrivals newest first until ``job`` fits; keep those not needed."""
