@@ -38,6 +38,8 @@ class ConservativeBroker(Broker):
         self._end: dict[Job, float] = {}         # running job -> estimated end
         self._new: list[Job] = []
         self._seq = 0
+        self._timer = None                       # pending wake-up for a reservation, if any
+        self._timer_at = -1.0
         self._gains: list[float] = []            # end of each interval of capacity gained
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked
         self._gained_now = False
@@ -91,6 +93,29 @@ class ConservativeBroker(Broker):
             started = True
         if started:
             self.queue = [j for j in self.queue if j.state is QUEUED]
+        self._wake_for_next_reservation(now)
+
+    def on_timer(self, token) -> None:
+        self._timer = None
+
+    def _wake_for_next_reservation(self, now: float) -> None:
+        """A reservation can come due when nothing else happens (its window was made by a job
+        that ended early): ask to be woken then, unless an event comes first anyway."""
+        due = self._due
+        if not due:
+            return
+        t = due[0][0]
+        if t <= now:
+            return
+        nxt = self.dc.sim.peek()
+        if nxt is not None and nxt <= t:
+            return                                  # a pass will happen before t anyway
+        if self._timer is not None:
+            if self._timer_at == t:
+                return
+            self.dc.cancel_wake(self._timer)
+        self._timer = self.dc.wake_at(t, "reservation")
+        self._timer_at = t
 
     def _compress_queue(self, now: float) -> None:
         """Move every reservation to the earliest time it now fits, in arrival order; for each

@@ -31,3 +31,14 @@ def test_compression_keeps_arrival_order_priority():
     # est 100) reserved 30-130. J1 ends at 5: J2 moves first, to 5-15; J3 then to 15.
     r = run([(0, 4, 5, 20), (1, 4, 10), (2, 2, 100)], hosts=4, policy="conservative")
     assert starts(r) == {1: 0.0, 2: 5.0, 3: 15.0}
+
+
+def test_a_reservation_that_comes_due_when_nothing_happens_still_starts():
+    # 6 hosts, all at 0 but J5: J1 (1 proc, runs 25, est 26), J2 (2, 17, est 17), J3 (4, 8,
+    # est 10), J4 (5, 1, est 2); J5 (2, 1, est 1) at 17. Reservations: J3 17-27, J4 27-29,
+    # J5 in the hole 26-27. J1 and J3 end early at 25: J4 still cannot move (J5 holds 2 of 6 in
+    # 26-27), J5 moves to 25 and ends at 26. Nothing happens at 27, where J4's reservation
+    # comes due: the broker asks to be woken then. (Found by the property test below.)
+    r = run([(0, 1, 25, 26), (0, 2, 17, 17), (0, 4, 8, 10), (0, 5, 1, 2), (17, 2, 1, 1)],
+            hosts=6, policy="conservative")
+    assert starts(r) == {1: 0.0, 2: 0.0, 3: 17.0, 4: 27.0, 5: 25.0}
