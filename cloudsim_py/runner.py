@@ -64,7 +64,7 @@ def build(workload: Workload, *, hosts: int, tiers: int = 1,
     return sim, dc, broker, feeder
 
 
-def results(sim: Simulation, dc: Datacenter, broker: Broker, *, tau: float = 10.0,
+def results(sim: Simulation, dc: Datacenter, *, tau: float = 10.0,
             warmup: float = 0.0, wall_seconds: float = 0.0) -> tuple[dict, JobRecords]:
     """Records of finished jobs and the summary of the run so far."""
     records = JobRecords.from_jobs(dc.finished, tau)
@@ -95,7 +95,7 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
         factors=factors, record=record)
     sim.progress = progress
     sim.run(until)
-    summary, records = results(sim, dc, broker, tau=tau, warmup=warmup,
+    summary, records = results(sim, dc, tau=tau, warmup=warmup,
                                wall_seconds=time.perf_counter() - t0)
     table = workload if isinstance(workload, WorkloadTable) else None
     return RunResult(summary, records, dc, broker, sim,
