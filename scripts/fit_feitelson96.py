@@ -22,9 +22,7 @@ Usage: python scripts/fit_feitelson96.py [--traces DIR] [--out-dir DIR]
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -34,6 +32,8 @@ from scipy.optimize import brentq, minimize, minimize_scalar
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from cloudsim_py.experiments.liu2015 import traces_dir as default_traces_dir  # noqa: E402
+from cloudsim_py.workload.archive import sha256_of  # noqa: E402
 from cloudsim_py.workload.models.stats import describe  # noqa: E402
 from cloudsim_py.workload.table import COL, prepare, read_table  # noqa: E402
 
@@ -44,18 +44,8 @@ HARMONIC_ORDER = 1.5
 
 
 def traces_dir(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    env = os.environ.get("CLOUDSIM_PY_TRACES")
-    return Path(env) if env else REPO.parent / "shared" / "traces"
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    """``--traces``, else the project's default trace folder."""
+    return Path(arg) if arg else Path(default_traces_dir())
 
 
 def fit_sizes(procs: np.ndarray, machine: int) -> dict:
@@ -164,7 +154,7 @@ def fit_one(name: str, path: Path, machine: int) -> dict:
         "method": " ".join(__doc__.split("\n\n")[1:3]).replace("\n", " "),
         "script": "scripts/fit_feitelson96.py",
         "trace": path.name,
-        "trace_sha256": sha256(path),
+        "trace_sha256": sha256_of(path),
         "cleaning": "cloudsim_py.workload.table.prepare (runtime <= 0 and processors <= 0 dropped)",
         "machine_procs": machine,
         "harmonic_order": HARMONIC_ORDER,

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -27,6 +25,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from cloudsim_py.experiments.liu2015 import traces_dir as default_traces_dir  # noqa: E402
+from cloudsim_py.workload.archive import sha256_of  # noqa: E402
 from cloudsim_py.workload.models.hypererlang import fit_hyper_erlang, raw_moments  # noqa: E402
 from cloudsim_py.workload.models.stats import describe  # noqa: E402
 from cloudsim_py.workload.table import prepare, read_table  # noqa: E402
@@ -40,18 +40,8 @@ RANGE_TOPS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 
 
 def traces_dir(arg: str | None) -> Path:
-    if arg:
-        return Path(arg)
-    env = os.environ.get("CLOUDSIM_PY_TRACES")
-    return Path(env) if env else REPO.parent / "shared" / "traces"
-
-
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    """``--traces``, else the project's default trace folder."""
+    return Path(arg) if arg else Path(default_traces_dir())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                   "empirical sizes within each range",
         "script": "scripts/fit_jann97.py" + (" --whole-log" if args.whole_log else ""),
         "trace": TRACE,
-        "trace_sha256": sha256(path),
+        "trace_sha256": sha256_of(path),
         "period": period,
         "cleaning": "cloudsim_py.workload.table.prepare (runtime <= 0 and processors <= 0 dropped)",
         "machine_procs": machine,
