@@ -7,7 +7,6 @@ Imports nothing from the package but :mod:`cloudsim_py.errors`.
 from __future__ import annotations
 
 import importlib
-from importlib import metadata
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
 from .errors import PolicyError
@@ -48,6 +47,8 @@ class Registry(Generic[T]):
         if self._entry_points_loaded or self.entry_point_group is None:
             return
         self._entry_points_loaded = True
+        from importlib import metadata  # imported here: it costs ~40 ms at start-up
+
         try:
             eps = metadata.entry_points(group=self.entry_point_group)
         except TypeError:  # pragma: no cover - Python < 3.10 API

@@ -6,7 +6,6 @@ usage *estimate*; never the true runtime. Must not import scenarios or the CLI."
 
 from __future__ import annotations
 
-import inspect
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
 
@@ -86,6 +85,8 @@ def make_broker(policy: str, params: dict[str, Any] | None = None, where: str = 
     cls = broker_registry.get(policy)
     if not (isinstance(cls, type) and issubclass(cls, Broker)):
         raise PolicyError(f"{where}.policy: {policy!r} is not a Broker subclass")
+    import inspect  # only when a broker is made, not at import
+
     params = dict(params or {})
     try:
         sig = inspect.signature(cls)
