@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+
+from cloudsim_py.experiments.liu2015 import traces_dir as package_traces_dir
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 def traces_dir() -> Path:
-    """``$CLOUDSIM_PY_TRACES`` or ``<repo>/../shared/traces``."""
-    env = os.environ.get("CLOUDSIM_PY_TRACES")
-    return Path(env) if env else REPO.parent / "shared" / "traces"
+    """``$CLOUDSIM_PY_TRACES`` or ``<repo>/../shared/traces`` (the package's own rule)."""
+    return Path(package_traces_dir())
 
 
 def trace(name: str) -> Path:

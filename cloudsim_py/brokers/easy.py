@@ -3,6 +3,8 @@ only; a later job may start now if it does not delay that reservation, by the es
 
 from __future__ import annotations
 
+from itertools import islice
+
 from sortedcontainers import SortedList
 
 from ..workload.job import Job, JobState
@@ -58,7 +60,7 @@ class EasyBroker(Broker):
             return
         shadow, extra = self._reservation(queue[0].procs, free)
         backfilled = False
-        for job in queue[1:] if len(queue) > 1 else ():
+        for job in islice(queue, 1, None):   # no copy of the queue per pass
             p = job.procs
             if p > free:
                 continue

@@ -176,49 +176,27 @@ class Datacenter:
             job.refuse(RUNNING, self.sim.now)
         now = self.sim.now
         if self.tiers == 1 and hosts is None and tier == 0:
-            # hot path of every k = 1 policy: take the first idle hosts, no interference
+            # hot path of every k = 1 policy: the first idle hosts, no checks to repeat
             idle = self._idle[0]
-            n = job.procs
-            if n > len(idle):
-                raise CapacityError(f"t={now}: job {job.id} needs {n} slots in tier 0, "
+            if job.procs > len(idle):
+                raise CapacityError(f"t={now}: job {job.id} needs {job.procs} slots in tier 0, "
                                     f"{len(idle)} available")
-            ids = list(islice(idle, n))
-            slots = self._slots0
-            placed = []
-            for i, hid in enumerate(ids):
-                del idle[hid]
-                slot = slots[hid]
-                slot.job = job
-                slot.process = i
-                placed.append(slot.host)
-            job.hosts = placed
-            job.tier = 0
-            self._running[0][job] = None
-            job.state = RUNNING
-            if job.first_start is None:
-                job.first_start = now
-            job.start_time = job.settled_at = now
-            job.remaining_work = job._runtime
-            job.speed = 1.0
-            job.finish_event = self.sim.schedule(now + job._runtime, EventKind.FINISH, job)
-            if self.log is not None:
-                self._record("start", job)
-            return placed
-        placed = self._place(job, tier, hosts)
+            placed = self._occupy_one_tier(job, list(islice(idle, job.procs)))
+        else:
+            placed = self._place(job, tier, hosts)
         job.state = RUNNING
         if job.first_start is None:
             job.first_start = now
-        job.start_time = now
+        job.start_time = job.settled_at = now
         job.remaining_work = job._runtime
-        job.settled_at = now
         if self.tiers == 1:
             job.speed = 1.0
-            job.finish_event = self.sim.schedule(now + job.remaining_work, EventKind.FINISH, job)
+            job.finish_event = self.sim.schedule(now + job._runtime, EventKind.FINISH, job)
         else:
             job.speed = 0.0
             self._refresh(placed)
-        if self.fidelity == "slice":
-            self._ensure_slice()
+            if self.fidelity == "slice":
+                self._ensure_slice()
         if self.log is not None:
             self._record("start", job)
         return placed
@@ -271,7 +249,7 @@ class Datacenter:
             job.restoring = True
             self.sim.schedule(now + self.migration_cost, EventKind.RESTORE, job)
         self._refresh(placed)
-        if self.fidelity == "slice":
+        if self.tiers > 1 and self.fidelity == "slice":
             self._ensure_slice()
         if self.log is not None:
             self._record("resume", job)
@@ -480,17 +458,7 @@ class Datacenter:
         idle = self._idle[tier]
         k = self.tiers
         if k == 1:  # no interference to model: only the slot and the index change
-            i = 0
-            for h in placed:
-                slot = h.slots[0]
-                slot.job = job
-                slot.process = i
-                del idle[h.id]
-                i += 1
-            job.hosts = placed
-            job.tier = 0
-            self._running[0][job] = None
-            return placed
+            return self._occupy_one_tier(job, [h.id for h in placed])
         usage = job._cpu_usage
         est = job.cpu_estimate
         factors = self._factors.draw_many(job, len(placed))
@@ -509,6 +477,22 @@ class Datacenter:
         job.hosts = placed
         job.tier = tier
         self._running[tier][job] = None
+        return placed
+
+    def _occupy_one_tier(self, job: Job, ids: list[int]) -> list[Host]:
+        """One tier: put process i of ``job`` on host ``ids[i]``; O(processes)."""
+        idle = self._idle[0]
+        slots = self._slots0
+        placed = []
+        for i, hid in enumerate(ids):
+            del idle[hid]
+            slot = slots[hid]
+            slot.job = job
+            slot.process = i
+            placed.append(slot.host)
+        job.hosts = placed
+        job.tier = 0
+        self._running[0][job] = None
         return placed
 
     def _vacate(self, job: Job) -> list[Host]:
@@ -626,18 +610,9 @@ class Datacenter:
         job.finish_time = now
         if self.log is not None:
             self._record("finish", job)
-        if self.tiers == 1:
-            idle = self._idle[0]
-            for h in job.hosts:
-                slot = h.slots[0]
-                slot.job = None
-                slot.process = -1
-                idle[h.id] = None
-            del self._running[0][job]
-            job.hosts = None
-            job.speed = 0.0
-        else:
-            self._refresh(self._vacate(job))
+        hosts = self._vacate(job)
+        if self.tiers > 1:
+            self._refresh(hosts)
         self.finished.append(job)
         self._dirty = True
         self.broker.on_finish(job)  # type: ignore[union-attr]
