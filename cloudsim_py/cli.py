@@ -16,37 +16,43 @@ log = logging.getLogger("cloudsim_py")
 
 
 class Progress:
-    """Jobs done and jobs/s on stderr, for runs longer than ``delay`` seconds."""
+    """Jobs done and jobs/s on stderr for runs longer than ``delay`` seconds: a listener of the
+    datacenter's finishes (and submits), like any other."""
 
-    def __init__(self, stream=sys.stderr, delay: float = 2.0, every: float = 0.5) -> None:
+    def __init__(self, stream=sys.stderr, delay: float = 2.0, every: float = 0.5,
+                 check_every: int = 1024) -> None:
         self.stream = stream
         self.delay = delay
         self.every = every
-        self.t0 = time.perf_counter()
-        self.last = 0.0
-        self.shown = False
+        self.check_every = check_every      # look at the clock once per this many finishes
+        self.reset(newline=False)
 
-    def __call__(self, sim) -> None:
+    def on_submit(self, job) -> None:
+        self.submitted += 1
+
+    def on_finish(self, job) -> None:
+        self.done += 1
+        if self.done % self.check_every:
+            return
         now = time.perf_counter()
         elapsed = now - self.t0
         if elapsed < self.delay or now - self.last < self.every:
             return
         self.last = now
-        dc = sim.model
-        done = len(dc.finished) if dc is not None else 0
-        total = dc.submitted if dc is not None else 0
-        self.stream.write(f"\r  {done:,} jobs done ({total:,} submitted), {done / elapsed:,.0f} jobs/s, "
-                          f"simulated t = {sim.now:,.0f} s   ")
+        self.stream.write(f"\r  {self.done:,} jobs done ({self.submitted:,} submitted), "
+                          f"{self.done / elapsed:,.0f} jobs/s, simulated t = {job.finish_time:,.0f} s   ")
         self.stream.flush()
         self.shown = True
 
-    def reset(self) -> None:
-        if self.shown:
+    def reset(self, newline: bool = True) -> None:
+        if newline and self.shown:
             self.stream.write("\n")
             self.stream.flush()
         self.t0 = time.perf_counter()
         self.last = 0.0
         self.shown = False
+        self.done = 0
+        self.submitted = 0
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -54,9 +60,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .scenario import load_scenario, run_scenario
 
     scenario = load_scenario(args.scenario, args.set or ())
-    progress = Progress() if not args.quiet and sys.stderr.isatty() else None
+    listeners = [Progress()] if not args.quiet and sys.stderr.isatty() else []
     out = args.out if args.out is not None else scenario.output.dir
-    runs = run_scenario(scenario, out, progress)
+    runs = run_scenario(scenario, out, listeners)
     report = runs[0][1].report
     if report is not None and not args.quiet:
         for line in report.lines():
@@ -147,13 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("policies", help="list the scheduling policies")
     p.set_defaults(func=_cmd_policies)
 
-    for module, fn in (("cloudsim_py.workload.commands", "add_workload_commands"),
-                       ("cloudsim_py.workload.archive", "add_traces_commands")):
-        try:
-            mod = __import__(module, fromlist=[fn])
-        except ImportError:
-            continue
-        getattr(mod, fn)(sub)
+    from .commands.traces import add_traces_commands
+    from .commands.workload import add_workload_commands
+
+    add_workload_commands(sub)
+    add_traces_commands(sub)
     return parser
 
 

@@ -9,18 +9,30 @@ from __future__ import annotations
 import math
 from typing import Iterable
 
+import attrs
 import numpy as np
 
+from .infrastructure.listener import DatacenterListener
+from .validate import number
 from .workload.job import Job
 
 SUMMARY_KEYS = (
     "jobs_submitted", "jobs_finished", "jobs_rejected", "jobs_unfinished",
     "avg_wait", "max_wait", "avg_response", "avg_bsld", "max_bsld",
-    "utilization", "cpu_utilization", "kills", "migrations", "preemptions", "swaps",
+    "utilization", "cpu_utilization", "kills", "migrations", "preemptions", "context_switches", "swaps",
     "lost_work", "makespan", "events", "wall_seconds",
 )
 
 _INT_FIELDS = ("id", "procs", "kills", "suspensions", "migrations", "swaps", "tier")
+
+
+@attrs.define(slots=True, frozen=True)
+class MetricsSpec:
+    """``tau``: the bounded-slowdown threshold (s); ``warmup``: the share of the earliest
+    submitted jobs left out of averages and maxima."""
+
+    tau: float = attrs.field(default=10.0, validator=number(0.0, low_open=True))
+    warmup: float = attrs.field(default=0.0, validator=number(0.0, 1.0, high_open=True))
 
 
 class JobRecords:
@@ -43,7 +55,7 @@ class JobRecords:
 
     @classmethod
     def from_jobs(cls, jobs: Iterable[Job], tau: float = 10.0) -> "JobRecords":
-        rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.true_runtime(),
+        rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.desc.runtime,
                  j.runtime_estimate, j.kills, j.suspensions, j.migrations, j.swaps,
                  j.tier, j.lost_work) for j in jobs]
         names = ("id", "submit", "start", "finish", "procs", "runtime", "estimate", "kills",
@@ -83,11 +95,39 @@ class JobRecords:
         return "\n".join(lines) + "\n"
 
 
+class JobLog(DatacenterListener):
+    """The records' listener: keeps the jobs that finished and those rejected (with the
+    reason), from any number of datacenters it is subscribed to."""
+
+    def __init__(self) -> None:
+        self.finished: list[Job] = []
+        self.rejected: list[Job] = []
+        self.reasons: dict[int, str] = {}
+        #: the hook is the list's own append: no Python call per finished job
+        self.on_finish = self.finished.append  # type: ignore[method-assign]
+
+    def on_finish(self, job: Job) -> None:  # replaced per instance by ``finished.append``
+        self.finished.append(job)
+
+    def on_reject(self, job: Job, reason: str) -> None:
+        self.rejected.append(job)
+        self.reasons[job.id] = reason
+
+    def cpu_work(self) -> float:
+        """CPU-seconds of the finished work: each job's work times the CPU usage of each of its
+        processes (100 % where usage is not modelled)."""
+        total = 0.0
+        for j in self.finished:
+            usage = j.desc.usage(j.procs)
+            total += j.work * sum(usage) if usage is not None else j.work * j.procs
+        return total
+
+
 def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,
               unfinished: int = 0, cpu_work: float | None = None, events: int = 0,
               wall_seconds: float = 0.0, warmup: float = 0.0, kills: int | None = None,
               migrations: int | None = None, preemptions: int | None = None,
-              swaps: int | None = None) -> dict:
+              swaps: int | None = None, context_switches: int = 0) -> dict:
     """The summary dictionary (keys in :data:`SUMMARY_KEYS`).
 
     All finished jobs count unless ``warmup`` (a share in [0, 1)) drops the earliest-submitted
@@ -125,6 +165,7 @@ def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,
         "kills": total("kills", kills),
         "migrations": total("migrations", migrations),
         "preemptions": total("suspensions", preemptions),
+        "context_switches": context_switches,
         "swaps": total("swaps", swaps),
         "lost_work": float(c["lost_work"].sum()) if n_all else 0.0,
         "makespan": makespan,

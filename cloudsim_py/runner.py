@@ -1,27 +1,79 @@
-"""Wire a simulated world together and run it: workload -> feeder -> datacenter <-> broker,
-then metrics. The one place that knows every part; brokers and the engine do not import it."""
+"""Wire a simulated world together and run it: workload source -> datacenter <-> broker, the
+records listening; then metrics. The one place that knows every part; brokers and the engine do
+not import it."""
 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Union
+from typing import Any, Callable, Iterable, Iterator, Sequence, Union
 
 import attrs
 
-from .brokers.base import Broker, make_broker
-from .engine import Simulation
+from .brokers.base import Broker
+from .brokers.spec import BrokerSpec
+from .engine import Simulation, Source
+from .errors import TraceError
 from .execution.interference import InterferenceModel
 from .infrastructure.datacenter import Datacenter
-from .metrics import JobRecords, summarize
+from .infrastructure.phases import ARRIVAL
+from .infrastructure.spec import DatacenterSpec
+from .metrics import JobLog, JobRecords, summarize
 from .workload.cpu import CpuEstimateModel, CpuUsageModel
-from .workload.feed import JobFeeder, jobs_from_table
+from .workload.description import JobDescription
 from .workload.job import Job
+from .workload.jobs import descriptions_from_table
 from .workload.table import CleaningReport, WorkloadTable
 
+#: what a simulation can be fed: a prepared table, jobs or job descriptions, or a function of
+#: the simulation that returns them (to draw them from the simulation's own random streams)
+Workload = Union[WorkloadTable, Iterable[Job], Iterable[JobDescription],
+                 Callable[[Simulation], Iterable[Any]]]
 
-#: what a simulation can be fed: a prepared table, jobs, or a function of the simulation that
-#: returns jobs (to draw them from the simulation's own random streams)
-Workload = Union[WorkloadTable, Iterable[Job], Callable[[Simulation], Iterable[Job]]]
+
+def arrivals(items: Iterable[Job | JobDescription]) -> Iterator[tuple[float, Job]]:
+    """``(submit time, job)`` for a source: descriptions become jobs one at a time, as they are
+    needed; submit times must not decrease."""
+    last = -float("inf")
+    for item in items:
+        job = item if isinstance(item, Job) else Job(item)
+        t = job.submit_time
+        if t < last:
+            raise TraceError(f"job {job.id}: submit time {t} before the previous job's {last}; "
+                             "jobs must be sorted by submit time")
+        last = t
+        yield t, job
+
+
+@attrs.define(slots=True, eq=False)
+class World:
+    """A simulated world, built but not necessarily run: its simulation, datacenters, brokers,
+    workload sources and the records' listener. Step it with :meth:`step` or
+    ``run(until=t)``, look at it and act between steps."""
+
+    sim: Simulation
+    datacenters: list[Datacenter]
+    brokers: list[Broker]
+    sources: list[Source]
+    log: JobLog
+
+    @property
+    def datacenter(self) -> Datacenter:
+        """The first (in a one-cloud world, the only) datacenter."""
+        return self.datacenters[0]
+
+    @property
+    def broker(self) -> Broker:
+        return self.brokers[0]
+
+    def run(self, until: float | None = None) -> float:
+        return self.sim.run(until)
+
+    def step(self) -> float | None:
+        return self.sim.step()
+
+    def results(self, *, tau: float = 10.0, warmup: float = 0.0,
+                wall_seconds: float = 0.0) -> tuple[dict, JobRecords]:
+        return results(self, tau=tau, warmup=warmup, wall_seconds=wall_seconds)
 
 
 @attrs.define(slots=True, eq=False)
@@ -30,73 +82,106 @@ class RunResult:
 
     summary: dict
     records: JobRecords
-    datacenter: Datacenter
-    broker: Broker
-    sim: Simulation
+    world: World
     report: CleaningReport | None = None
     table: WorkloadTable | None = None
 
+    @property
+    def datacenter(self) -> Datacenter:
+        return self.world.datacenter
 
-def build(workload: Workload, *, hosts: int, tiers: int = 1,
-          policy: str | Broker = "fcfs", params: dict[str, Any] | None = None, seed: int = 0,
-          interference: InterferenceModel | str | None = None,
-          cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,
-          migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
-          check: bool = False, factors: Any = None,
-          record: bool = False) -> tuple[Simulation, Datacenter, Broker, JobFeeder]:
-    """Create the simulation, datacenter, broker and feeder without running anything, so a
-    program can step it with ``sim.run(until=...)``."""
+    @property
+    def broker(self) -> Broker:
+        return self.world.broker
+
+    @property
+    def sim(self) -> Simulation:
+        return self.world.sim
+
+    @property
+    def rejected(self) -> list[Job]:
+        return self.world.log.rejected
+
+
+def _broker(broker: BrokerSpec | Broker | str) -> Broker:
+    if isinstance(broker, Broker):
+        return broker
+    if isinstance(broker, str):
+        broker = BrokerSpec(broker)
+    return broker.make()
+
+
+def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec | Broker | str = "fcfs",
+          seed: int = 0, cpu_usage: CpuUsageModel | None = None,
+          cpu_estimate: CpuEstimateModel | None = None, factors: Any = None, record: bool = False,
+          listeners: Sequence[Any] = ()) -> World:
+    """Create the simulation, the datacenter of ``datacenter``, its broker, the workload's
+    source and the records' listener, without running anything (``World.run``/``step`` do).
+
+    ``workload``: a prepared :class:`WorkloadTable` (CPU usage and its estimate drawn from the
+    models, default 100 % and exact), jobs, job descriptions, or a function of the simulation
+    returning them. ``listeners`` are subscribed to the datacenter after its broker."""
     sim = Simulation(seed)
-    dc = Datacenter(sim, hosts, tiers, interference=interference, migration_cost=migration_cost,
-                    fidelity=fidelity, slice_s=slice_s, check=check, factors=factors, record=record)
-    broker = policy if isinstance(policy, Broker) else make_broker(policy, params)
-    dc.attach(broker)
+    dc = Datacenter(sim, datacenter, factors=factors, record=record)
+    b = dc.attach(_broker(broker))
+    log = dc.subscribe(JobLog())
+    for listener in listeners:
+        dc.subscribe(listener)
     if isinstance(workload, WorkloadTable):
-        jobs: Iterable[Job] = jobs_from_table(
+        items: Iterable[Any] = descriptions_from_table(
             workload, cpu_usage if cpu_usage is not None else CpuUsageModel(),
             cpu_estimate if cpu_estimate is not None else CpuEstimateModel(),
             sim.random["cpu_usage"], sim.random["cpu_estimate"])
     elif callable(workload):
-        jobs = workload(sim)
+        items = workload(sim)
     else:
-        jobs = workload
-    feeder = JobFeeder(sim, jobs, dc.submit)
-    return sim, dc, broker, feeder
+        items = workload
+    source = sim.add_source(arrivals(items), dc.submit, ARRIVAL)
+    return World(sim, [dc], [b], [source], log)
 
 
-def results(sim: Simulation, dc: Datacenter, *, tau: float = 10.0,
-            warmup: float = 0.0, wall_seconds: float = 0.0) -> tuple[dict, JobRecords]:
-    """Records of finished jobs and the summary of the run so far."""
-    records = JobRecords.from_jobs(dc.finished, tau)
-    cpu_work = sum(j.true_runtime() * sum(j.cpu_usage) for j in dc.finished)
-    unfinished = dc.submitted - len(dc.finished) - len(dc.rejected)
-    summary = summarize(records, hosts=len(dc.hosts), submitted=dc.submitted,
-                        rejected=len(dc.rejected), unfinished=unfinished, cpu_work=cpu_work,
-                        events=sim.events_processed, wall_seconds=wall_seconds, warmup=warmup,
-                        kills=dc.kills, migrations=dc.migrations, preemptions=dc.suspensions,
-                        swaps=dc.swaps)
+def results(world: World, *, tau: float = 10.0, warmup: float = 0.0,
+            wall_seconds: float = 0.0) -> tuple[dict, JobRecords]:
+    """Records of the jobs finished so far and the summary of the run so far, over every
+    datacenter of the world."""
+    log = world.log
+    records = JobRecords.from_jobs(log.finished, tau)
+    dcs = world.datacenters
+    submitted = sum(dc.submitted for dc in dcs)
+    unfinished = submitted - len(log.finished) - len(log.rejected)
+    summary = summarize(records, hosts=sum(len(dc.hosts) for dc in dcs), submitted=submitted,
+                        rejected=len(log.rejected), unfinished=unfinished, cpu_work=log.cpu_work(),
+                        events=world.sim.events_processed, wall_seconds=wall_seconds,
+                        warmup=warmup, kills=sum(dc.kills for dc in dcs),
+                        migrations=sum(dc.migrations for dc in dcs),
+                        preemptions=sum(dc.suspensions for dc in dcs),
+                        swaps=sum(dc.swaps for dc in dcs),
+                        context_switches=sum(dc.context_switches for dc in dcs))
     return summary, records
 
 
 def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
              policy: str | Broker = "fcfs", params: dict[str, Any] | None = None, seed: int = 0,
-             interference: InterferenceModel | str | None = None,
+             interference: InterferenceModel | str | dict | None = None,
              cpu_usage: CpuUsageModel | None = None, cpu_estimate: CpuEstimateModel | None = None,
              migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
              tau: float = 10.0, warmup: float = 0.0, check: bool = False,
              until: float | None = None, factors: Any = None, record: bool = False,
-             progress: Callable[[Simulation], None] | None = None) -> RunResult:
-    """Run one simulation to the end (or ``until``) and return its records and summary."""
+             listeners: Sequence[Any] = ()) -> RunResult:
+    """Run one simulation to the end (or ``until``) and return its records and summary.
+
+    The keywords are those of :class:`~cloudsim_py.infrastructure.spec.DatacenterSpec` and
+    :class:`~cloudsim_py.brokers.spec.BrokerSpec` (which check them), plus the workload's CPU
+    models, the metrics' ``tau`` and ``warmup``, and ``listeners`` for the datacenter."""
     t0 = time.perf_counter()
-    sim, dc, broker, feeder = build(
-        workload, hosts=hosts, tiers=tiers, policy=policy, params=params, seed=seed,
-        interference=interference, cpu_usage=cpu_usage, cpu_estimate=cpu_estimate,
-        migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s, check=check,
-        factors=factors, record=record)
-    sim.progress = progress
-    sim.run(until)
-    summary, records = results(sim, dc, tau=tau, warmup=warmup,
-                               wall_seconds=time.perf_counter() - t0)
+    spec = DatacenterSpec(hosts=hosts, tiers=tiers, interference=interference,
+                          migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s,
+                          check=check)
+    broker = policy if isinstance(policy, Broker) else BrokerSpec(policy, params or {})
+    world = build(workload, datacenter=spec, broker=broker, seed=seed, cpu_usage=cpu_usage,
+                  cpu_estimate=cpu_estimate, factors=factors, record=record, listeners=listeners)
+    world.run(until)
+    summary, records = results(world, tau=tau, warmup=warmup, wall_seconds=time.perf_counter() - t0)
     table = workload if isinstance(workload, WorkloadTable) else None
-    return RunResult(summary, records, dc, broker, sim,
-                     report=table.report if table is not None else None, table=table)
+    return RunResult(summary, records, world, report=table.report if table is not None else None,
+                     table=table)

@@ -2,12 +2,13 @@
 
     python examples/step_by_step.py
 
-`build` wires the world without running it; `sim.run(until=t)` advances to t and returns, so a
-program can inspect `dc` (idle slots, running jobs, queue) and decide between steps."""
+`build` wires the world without running it; `world.run(until=t)` advances to t and returns
+(`world.step()` advances by one timestamp), so a program can inspect the datacenter (idle
+slots, running jobs, queue) and decide between steps."""
 
 from __future__ import annotations
 
-from cloudsim_py import Broker, Job, build
+from cloudsim_py import Broker, DatacenterSpec, Job, build
 
 
 class Manual(Broker):
@@ -19,19 +20,20 @@ class Manual(Broker):
 
 def main() -> list[tuple[float, int, int]]:
     jobs = [Job(i, submit_time=10.0 * i, procs=1 + i % 4, runtime=25.0) for i in range(1, 9)]
-    sim, dc, broker, _ = build(jobs, hosts=4, policy=Manual())
+    world = build(jobs, datacenter=DatacenterSpec(hosts=4), broker=Manual())
+    dc, broker = world.datacenter, world.broker
     trail = []
     for t in range(0, 200, 10):
-        sim.run(until=float(t))
+        world.run(until=float(t))
         # the "agent": start the oldest queued job that fits, one per step
         for job in list(broker.queue):
             if job.procs <= dc.idle():
                 dc.start(job)
                 broker.queue.remove(job)
                 break
-        trail.append((sim.now, dc.idle(), len(broker.queue)))
-        print(f"t={sim.now:5.0f}  idle={dc.idle()}  queued={len(broker.queue)}  finished={len(dc.finished)}")
-    sim.run()
+        trail.append((dc.now, dc.idle(), len(broker.queue)))
+        print(f"t={dc.now:5.0f}  idle={dc.idle()}  queued={len(broker.queue)}  finished={dc.finished}")
+    world.run()
     return trail
 
 

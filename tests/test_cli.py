@@ -42,25 +42,18 @@ def test_an_invalid_scenario_exits_non_zero_with_the_message(tmp_path, capsys):
     assert "bad.yaml:3: broker.policy: unknown policy 'nope'" in capsys.readouterr().err
 
 
-def test_progress_shows_jobs_done_and_rate_after_the_delay():
+def test_progress_is_a_listener_showing_jobs_done_and_rate_after_the_delay():
     import io
     from cloudsim_py import Job, simulate
     from cloudsim_py.cli import Progress
 
     out = io.StringIO()
-    progress = Progress(stream=out, delay=0.0, every=0.0)
+    progress = Progress(stream=out, delay=0.0, every=0.0, check_every=10)
     jobs = [Job(i, float(i), 1, runtime=1.0) for i in range(1, 50)]
-    sim_progress = []
-
-    def hook(sim):
-        progress(sim)
-        sim_progress.append(sim.now)
-
-    from cloudsim_py import build
-    sim, dc, broker, _ = build(jobs, hosts=1, policy="fcfs")
-    sim.progress, sim.progress_every = hook, 10
-    sim.run()
-    assert sim_progress and "jobs done" in out.getvalue() and "jobs/s" in out.getvalue()
+    simulate(jobs, hosts=1, policy="fcfs", listeners=[progress])
+    # 49 finishes, a line every 10: the last one after 40 jobs
+    assert progress.done == 49 and progress.submitted == 49
+    assert "40 jobs done (4" in out.getvalue() and "jobs/s" in out.getvalue()
 
 
 def test_schedule_swf_has_wait_and_runtime_filled(tmp_path, monkeypatch):

@@ -3,10 +3,16 @@
 from .base import Broker, broker_registry, make_broker, register_broker
 from .conservative import ConservativeBroker
 from .consolidation import (AcfcfsBroker, AmbfBroker, AmcbfBroker, CcfcfsBroker, CmbfBroker,
-                            CmcbfBroker, KtcbfBroker)
+                            CmcbfBroker, KtcbfBroker, MigrationBackfillBroker)
 from .easy import EasyBroker
+from .ends import EstimatedEnds
+from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
+from .queues import FifoQueue, JobQueue, WaitQueue, arrival
+from .spec import BrokerSpec
 
-__all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "CcfcfsBroker", "CmbfBroker",
-           "CmcbfBroker", "ConservativeBroker", "EasyBroker", "FcfsBroker", "KtcbfBroker",
-           "broker_registry", "make_broker", "register_broker"]
+__all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
+           "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "EasyBroker", "EstimatedEnds",
+           "FcfsBroker", "FifoQueue", "JobQueue", "KtcbfBroker", "MigrationBackfillBroker",
+           "WaitQueue", "arrival", "broker_registry", "keep_smallest", "make_broker",
+           "register_broker", "take_newest_first"]

@@ -7,23 +7,35 @@ usage *estimate*; never the true runtime. Must not import scenarios or the CLI."
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
-from ..errors import PolicyError
+from ..errors import PolicyError, PolicySpecError
+from ..infrastructure.listener import DatacenterListener
+from ..infrastructure.phases import MESSAGE
 from ..registry import Registry
+from .queues import FifoQueue, JobQueue
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..engine import Message
     from ..infrastructure.datacenter import Datacenter
+    from ..infrastructure.placement import Placement
     from ..workload.job import Job
 
 
-class Broker(ABC):
-    """Base class of every scheduling policy.
+class Broker(DatacenterListener, ABC):
+    """Base class of every scheduling policy: a listener of its datacenter, subscribed first.
 
-    Hooks (all optional but :meth:`schedule`): ``on_submit`` (default: append to
-    ``self.queue``), ``on_finish`` (after the datacenter released the job), ``on_timer``
-    (a wake-up asked for with ``self.dc.wake_at``) and ``schedule(now)``, the decision pass,
-    called once per timestamp after every event of that time.
+    Hooks (all optional but :meth:`schedule`): ``on_submit`` (default: add to ``self.queue``),
+    ``on_start``, ``on_finish`` (after the datacenter released the job), ``on_kill``,
+    ``on_suspend``, ``on_resume``, ``on_swap``, ``on_reject`` (see
+    :class:`~cloudsim_py.infrastructure.listener.DatacenterListener`), ``on_timer`` (a wake-up
+    asked for with ``self.dc.wake_at``), ``on_message`` (a message from another entity) and
+    ``schedule(now)``, the decision pass, called once per timestamp in which something
+    happened to its datacenter, after every event of that time.
+
+    ``queue_type``: the waiting queue the broker keeps (made once in :meth:`bind`, never
+    rebound); ``placement``: the placement strategy the datacenter uses for it when no hosts
+    are named (``None``: JobDispatch).
     """
 
     #: registry name used in YAML (set by :func:`register_broker`)
@@ -34,23 +46,42 @@ class Broker(ABC):
     min_tiers: ClassVar[int] = 1
     #: the most tiers the policy can use (``None``: any)
     max_tiers: ClassVar[int | None] = None
+    #: the kind of waiting queue (see ``brokers.queues``)
+    queue_type: ClassVar[Callable[[], JobQueue]] = FifoQueue
+    #: how the datacenter places this broker's jobs when it names no hosts
+    placement: ClassVar["Placement | None"] = None
 
     dc: "Datacenter"
-    queue: list["Job"]
+    queue: Any
 
     def bind(self, dc: "Datacenter") -> None:
-        """Called by ``Datacenter.attach``; sets ``self.dc`` and an empty ``self.queue``."""
+        """Called by ``Datacenter.attach``: sets ``self.dc`` and makes ``self.queue``."""
         self.dc = dc
-        self.queue = []
+        self.queue = self.queue_type()
+        if type(self).on_submit is Broker.on_submit:
+            # the default hook is the queue's own add: one call less per arrival
+            self.on_submit = self.queue.add  # type: ignore[method-assign]
 
     def on_submit(self, job: "Job") -> None:
-        self.queue.append(job)
-
-    def on_finish(self, job: "Job") -> None:
-        pass
+        self.queue.add(job)
 
     def on_timer(self, token: Any) -> None:
-        pass
+        """A wake-up asked for with ``self.dc.wake_at(t, token)``."""
+
+    def on_message(self, message: "Message") -> None:
+        """A message sent to this broker (or to its datacenter) by another entity."""
+        raise PolicyError(f"t={self.dc.now}: policy {self.name!r} got a message it does not "
+                          f"handle: {message.payload!r}")
+
+    def receive(self, message: "Message") -> None:
+        """Delivery of a message addressed to this broker: ``on_message``, then a pass."""
+        self.dc.request_pass()
+        self.on_message(message)
+
+    def send(self, dest: Any, payload: Any, delay: float | None = None) -> Any:
+        """Send ``payload`` to another broker or datacenter (default delay: the simulation's
+        latency)."""
+        return self.dc.sim.send(dest, payload, delay, sender=self, phase=MESSAGE)
 
     @abstractmethod
     def schedule(self, now: float) -> None:
@@ -79,15 +110,25 @@ def register_broker(name: str, description: str | None = None) -> Callable[[B], 
     return deco
 
 
-def make_broker(policy: str, params: dict[str, Any] | None = None, where: str = "broker") -> Broker:
+def make_broker(policy: str, params: Mapping[str, Any] | None = None, where: str = "broker") -> Broker:
     """Resolve ``policy`` (registry name, entry point or ``module:Class``) and instantiate it
-    with ``params``; unknown parameters are errors naming ``where.params.<key>``."""
-    cls = broker_registry.get(policy)
+    with ``params``; an unknown policy or parameter is a :class:`PolicySpecError` naming
+    ``where.policy`` or ``where.params.<key>``."""
+    try:
+        return _make(policy, dict(params or {}))
+    except PolicySpecError as exc:
+        raise exc.within(where) from None
+
+
+def _make(policy: str, params: dict[str, Any]) -> Broker:
+    try:
+        cls = broker_registry.get(policy)
+    except PolicyError as exc:
+        raise PolicySpecError("policy", str(exc)) from None
     if not (isinstance(cls, type) and issubclass(cls, Broker)):
-        raise PolicyError(f"{where}.policy: {policy!r} is not a Broker subclass")
+        raise PolicySpecError("policy", f"{policy!r} is not a Broker subclass")
     import inspect  # only when a broker is made, not at import
 
-    params = dict(params or {})
     try:
         sig = inspect.signature(cls)
     except (TypeError, ValueError):  # pragma: no cover - exotic classes
@@ -97,12 +138,12 @@ def make_broker(policy: str, params: dict[str, Any] | None = None, where: str = 
     if not accepts_any:
         for key in params:
             if key not in known:
-                raise PolicyError(f"{where}.params.{key}: unknown parameter of policy {policy!r}; "
-                                  f"known: {', '.join(known) or '(none)'}")
+                raise PolicySpecError(f"params.{key}", f"unknown parameter of policy {policy!r}; "
+                                                       f"known: {', '.join(known) or '(none)'}")
     try:
         broker = cls(**params)
     except (TypeError, ValueError) as exc:
-        raise PolicyError(f"{where}.params: policy {policy!r}: {exc}") from exc
+        raise PolicySpecError("params", f"policy {policy!r}: {exc}") from exc
     if not broker.name:
-        broker.name = policy
+        broker.name = policy  # type: ignore[misc]
     return broker

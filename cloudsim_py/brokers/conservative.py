@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from sortedcontainers import SortedList
 
-from ..workload.job import Job, JobState
+from ..workload.job import Job
 from .base import Broker, register_broker
+from .ends import EstimatedEnds
 from .profile import AvailabilityProfile
-
-QUEUED = JobState.QUEUED
 
 
 @register_broker("conservative", "Conservative backfilling: a reservation for every waiting job")
@@ -35,7 +34,7 @@ class ConservativeBroker(Broker):
         self.profile = AvailabilityProfile(len(dc.hosts), dc.now)
         self._due = SortedList()                 # (reserved start, arrival seq, job)
         self._res: dict[Job, tuple] = {}         # job -> its entry in _due
-        self._end: dict[Job, float] = {}         # running job -> estimated end
+        self.ends = dc.subscribe(EstimatedEnds())  # running jobs' estimated ends
         self._new: list[Job] = []
         self._seq = 0
         self._timer = None                       # pending wake-up for a reservation, if any
@@ -43,15 +42,29 @@ class ConservativeBroker(Broker):
         self._gains: list[float] = []            # end of each interval of capacity gained
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked
         self._gained_now = False
+        self._starting: Job | None = None        # the job this broker is starting now
+        self._foreign = False                    # someone else started a job: re-plan
 
     def on_submit(self, job: Job) -> None:
-        self.queue.append(job)
+        self.queue.add(job)
         self._new.append(job)
 
+    def on_start(self, job: Job) -> None:
+        if job is not self._starting:
+            # started by someone else (a program stepping the simulation): its reservation,
+            # if any, is void and the profile no longer matches the machine
+            entry = self._res.pop(job, None)
+            if entry is not None:
+                self._due.remove(entry)
+                del self._seen[job]
+            if job in self._new:
+                self._new.remove(job)
+            self._foreign = True
+
     def on_finish(self, job: Job) -> None:
-        end = self._end.pop(job)
+        end = self.ends.end_of(job)   # the broker hears first; the ends forget it next
         now = self.dc.now
-        if end > now:
+        if end is not None and end > now:
             self.profile.release(now, end - now, job.procs)
             self._gains.append(end)
             self._gained_now = True
@@ -67,6 +80,10 @@ class ConservativeBroker(Broker):
     def schedule(self, now: float) -> None:
         profile = self.profile
         profile.advance(now)
+        if self._foreign:
+            self._foreign = False
+            self.queue.drop_started()
+            self._replan(now)
         if self._gained_now:
             self._gained_now = False
             self._compress_queue(now)
@@ -88,11 +105,12 @@ class ConservativeBroker(Broker):
             due.pop(0)
             del self._res[job]
             del self._seen[job]
+            self._starting = job
             dc.start(job, 0)
-            self._end[job] = now + job.runtime_estimate
+            self._starting = None
             started = True
         if started:
-            self.queue = [j for j in self.queue if j.state is QUEUED]
+            self.queue.drop_started()
         self._wake_for_next_reservation(now)
 
     def on_timer(self, token) -> None:
@@ -151,7 +169,7 @@ class ConservativeBroker(Broker):
         """Rebuild the profile from scratch; running jobs past their estimate are assumed to end
         one second from now (the only case where reservations can come due without room)."""
         profile = AvailabilityProfile(len(self.dc.hosts), now)
-        for job, end in self._end.items():
+        for job, end in self.ends.jobs():
             profile.book(now, max(end, now + 1.0) - now, job.procs)
         self.profile = profile
         entries = sorted(self._due, key=lambda e: e[1])

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 from itertools import islice
 
-from sortedcontainers import SortedList
-
-from ..workload.job import Job, JobState
 from .base import Broker, register_broker
-
-QUEUED = JobState.QUEUED
+from .ends import EstimatedEnds
 
 
 @register_broker("easy", "EASY backfilling: reserve for the queue head, backfill what cannot delay it")
@@ -26,41 +22,30 @@ class EasyBroker(Broker):
 
     def bind(self, dc) -> None:
         super().bind(dc)
-        self._ends = SortedList()      # (estimated end, seq, procs) of running jobs
-        self._entry: dict[Job, tuple] = {}
-        self._seq = 0
-
-    def _started(self, job: Job, now: float) -> None:
-        self._seq += 1
-        entry = (now + job.runtime_estimate, self._seq, job.procs)
-        self._ends.add(entry)
-        self._entry[job] = entry
-
-    def on_finish(self, job: Job) -> None:
-        self._ends.remove(self._entry.pop(job))
+        self.ends = dc.subscribe(EstimatedEnds())
 
     def schedule(self, now: float) -> None:
         queue = self.queue
-        if not queue:
+        jobs = queue.jobs
+        if not jobs:
             return
         dc = self.dc
         free = dc.idle(0)
         # start the head (and the next heads) while they fit
         started = 0
-        for job in queue:
+        for job in jobs:
             if job.procs > free:
                 break
             dc.start(job, 0)
-            self._started(job, now)
             free -= job.procs
             started += 1
         if started:
-            del queue[:started]
-        if len(queue) < 2 or free == 0:
+            queue.drop_front(started)
+        if len(jobs) < 2 or free == 0:
             return
-        shadow, extra = self._reservation(queue[0].procs, free)
+        shadow, extra = self._reservation(jobs[0].procs, free)
         backfilled = False
-        for job in islice(queue, 1, None):   # no copy of the queue per pass
+        for job in islice(jobs, 1, None):   # no copy of the queue per pass
             p = job.procs
             if p > free:
                 continue
@@ -71,24 +56,23 @@ class EasyBroker(Broker):
             else:
                 continue
             dc.start(job, 0)
-            self._started(job, now)
             free -= p
             backfilled = True
             if free == 0:
                 break
         if backfilled:
-            self.queue = [j for j in queue if j.state is QUEUED]
+            queue.drop_started()
 
     def _reservation(self, need: int, free: int) -> tuple[float, int]:
         """Shadow time and extra processors for a head job of ``need`` processors."""
         acc = free
         shadow = None
-        for end, _, procs in self._ends:
+        for end, _, procs in self.ends:
             if shadow is not None and end > shadow:
                 break
             acc += procs
             if shadow is None and acc >= need:
                 shadow = end
-        if shadow is None:  # cannot happen while the head fits the machine
+        if shadow is None:  # the head fits the machine, so only foreign jobs can cause this
             return float("inf"), 0
         return shadow, acc - need

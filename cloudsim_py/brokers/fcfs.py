@@ -14,11 +14,11 @@ class FcfsBroker(Broker):
         dc = self.dc
         free = dc.idle(0)
         started = 0
-        for job in queue:
+        for job in queue.jobs:
             if job.procs > free:
                 break
             dc.start(job, 0)
             free -= job.procs
             started += 1
         if started:
-            del queue[:started]
+            queue.drop_front(started)

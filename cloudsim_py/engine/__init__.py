@@ -1,9 +1,9 @@
-"""Discrete-event kernel: clock, ordered event queue, named random streams. Imports nothing
-from the rest of the package (it must stay usable for any model)."""
+"""Discrete-event kernel: clock, ordered event queue, sources, messages, named random streams.
+Imports nothing from the rest of the package (it must stay usable for any model)."""
 
-from .events import Event, EventKind, PHASE
+from .events import Event, Message
 from .queue import EventQueue
 from .random import RandomStreams
-from .simulation import Simulation
+from .simulation import Simulation, Source
 
-__all__ = ["Event", "EventKind", "EventQueue", "PHASE", "RandomStreams", "Simulation"]
+__all__ = ["Event", "EventQueue", "Message", "RandomStreams", "Simulation", "Source"]

@@ -1,163 +1,190 @@
-"""The clock and run loop: pops every event of the earliest timestamp, then runs end-of-timestamp
-hooks (the broker's scheduling pass) once. Knows nothing about hosts, jobs or policies."""
+"""The clock and the run loop: pops every event of the earliest timestamp, then runs the
+end-of-timestamp hooks (a datacenter's scheduling pass) once. Knows nothing about hosts, jobs,
+policies or which kinds of events exist: an event carries its own action."""
 
 from __future__ import annotations
 
+from heapq import heappop, heappush, heapreplace
 from typing import Any, Callable, Iterable, Iterator
 
-from .events import PHASE, Event, EventKind
-from .queue import EventQueue
+from .events import Event, Message
+from .queue import END, EventQueue
 from .random import RandomStreams
 
-Handler = Callable[[Event], None]
 INF = float("inf")
+
+
+class Source:
+    """A time-ordered stream of ``(time, item)`` pairs (a workload's arrivals) merged into the
+    event order. It keeps exactly one pending entry, its next item, so a million-job trace costs
+    one object, not a million events. Items are pulled lazily; ``fed`` counts those delivered."""
+
+    __slots__ = ("sim", "action", "phase", "fed", "_items", "_last", "_seq")
+
+    def __init__(self, sim: "Simulation", items: Iterable[tuple[float, Any]],
+                 action: Callable[[Any], Any], phase: int) -> None:
+        self.sim = sim
+        self.action = action
+        self.phase = phase
+        self.fed = 0
+        self._items: Iterator[tuple[float, Any]] = iter(items)
+        self._last = -INF
+        self._seq = sim.events.seq
+
+    def _pull(self) -> tuple | None:
+        """The entry of the next item, ordered like an :class:`Event`, or ``None`` at the end."""
+        nxt = next(self._items, None)
+        if nxt is None:
+            return None
+        t, item = nxt
+        if t < self._last:
+            raise ValueError(f"source times must not decrease: {t} after {self._last}")
+        self._last = t
+        now = self.sim.now
+        return (t if t >= now else now, self.phase, next(self._seq), self, item)
 
 
 class Simulation:
     """Clock, future event list and named random streams of one simulated world.
 
-    No module-level state: any number of simulations can live in one process. ``run`` can be
-    called repeatedly (``run(until=t)``) to step the world, inspect it and act in between.
+    No module-level state: any number of simulations can live in one process, and any number
+    of entities (datacenters, brokers, sources) in one simulation. ``run(until=t)`` and
+    :meth:`step` can be called repeatedly to step the world, inspect it and act in between.
 
-    Ordering rules (docs/time-and-ordering.md): events at equal times run in phase order
-    (finishes and restores, slice ends, arrivals, timers), then in the order they were
-    scheduled; after the last event of a timestamp every end-of-timestamp hook runs once.
+    Ordering (docs/time-and-ordering.md): entries are ordered by ``(time, phase, seq)``; the
+    model declares what its phases mean (the engine only compares them). After the last event
+    of a timestamp every end-of-timestamp hook runs once, in the order they were added.
 
-    A *stream* (:meth:`stream`) is a time-ordered iterable of items merged into the event
-    order without entering the queue: the workload's arrivals, which would otherwise double
-    the queue traffic. A stream item runs after queued events of a lower or equal phase at
-    the same time and before those of a higher phase.
+    ``latency``: the default delay of :meth:`send`, a number or ``latency(sender, dest)``.
     """
 
-    __slots__ = ("now", "events", "random", "_handlers", "_hooks", "events_processed",
-                 "timestamps", "progress", "progress_every", "model", "_stream",
-                 "_stream_handler", "_stream_phase", "_stream_time", "_stream_item")
+    __slots__ = ("now", "events", "random", "latency", "events_processed", "timestamps",
+                 "_hooks", "_sources")
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, latency: float | Callable[[Any, Any], float] = 0.0) -> None:
         self.now: float = 0.0
         self.events = EventQueue()
         self.random = RandomStreams(seed)
-        self._handlers: list[Handler | None] = [None] * len(EventKind)
-        self._hooks: list[Callable[[float], None]] = []
+        self.latency = latency
         self.events_processed = 0
         self.timestamps = 0
-        #: optional ``progress(sim)`` callback, called every ``progress_every`` timestamps
-        self.progress: Callable[["Simulation"], None] | None = None
-        self.progress_every = 2048
-        #: the world being simulated (set by it, e.g. the datacenter), for observers
-        self.model: Any = None
-        self._stream: Iterator[tuple[float, Any]] | None = None
-        self._stream_handler: Callable[[Any], None] | None = None
-        self._stream_phase = 0
-        self._stream_time = INF
-        self._stream_item: Any = None
+        self._hooks: list[Callable[[float], None]] = []
+        #: heap of the sources' pending entries, (time, phase, seq, source, item)
+        self._sources: list[tuple] = []
 
     # -- wiring ---------------------------------------------------------------------------
-    def on(self, kind: EventKind, handler: Handler) -> None:
-        """Route events of ``kind`` to ``handler`` (one handler per kind)."""
-        if self._handlers[kind] is not None and self._handlers[kind] != handler:
-            raise ValueError(f"a handler for {kind.name} events is already installed")
-        self._handlers[kind] = handler
-
     def after_timestamp(self, hook: Callable[[float], None]) -> None:
         """Run ``hook(now)`` once after all events of each timestamp."""
         self._hooks.append(hook)
 
+    def add_source(self, items: Iterable[tuple[float, Any]], action: Callable[[Any], Any],
+                   phase: int = 0) -> Source:
+        """Merge ``(time, item)`` pairs (non-decreasing times) into the event order, each item
+        handled by ``action(item)`` with ``phase``. Any number of sources; each holds one
+        pending entry (times before the clock are delivered now)."""
+        src = Source(self, items, action, phase)
+        entry = src._pull()
+        if entry is not None:
+            heappush(self._sources, entry)
+        return src
+
     # -- scheduling -----------------------------------------------------------------------
-    def schedule(self, time: float, kind: EventKind, target: Any) -> Event:
-        """Schedule an event at absolute ``time`` (not before now); O(log n)."""
+    def schedule(self, time: float, action: Callable[[Any], Any], arg: Any = None,
+                 phase: int = 0) -> Event:
+        """Call ``action(arg)`` at absolute ``time`` (not before now); O(log n)."""
         if time < self.now:
-            raise ValueError(f"t={self.now}: cannot schedule {kind.name} in the past ({time})")
-        return self.events.push(time, kind, target)
+            raise ValueError(f"t={self.now}: cannot schedule {getattr(action, '__name__', action)} "
+                             f"in the past ({time})")
+        return self.events.push(time, phase, action, arg)
 
     def cancel(self, event: Event) -> None:
         """Cancel a scheduled event; O(log n)."""
         self.events.cancel(event)
 
-    def stream(self, kind: EventKind, items: Iterable[tuple[float, Any]],
-               handler: Callable[[Any], None]) -> None:
-        """Merge ``(time, item)`` pairs (non-decreasing times) into the event order, each
-        handled by ``handler(item)`` with the phase of ``kind``. One stream per simulation."""
-        if self._stream is not None:
-            raise ValueError("this simulation already has a stream")
-        self._stream = iter(items)
-        self._stream_handler = handler
-        self._stream_phase = PHASE[kind]
-        self._next_item()
-
-    def _next_item(self) -> None:
-        nxt = next(self._stream, None)  # type: ignore[arg-type]
-        if nxt is None:
-            self._stream_time = INF
-            self._stream_item = None
-            return
-        t, item = nxt
-        if t < self._stream_time and self._stream_item is not None:
-            raise ValueError(f"stream times must not decrease: {t} after {self._stream_time}")
-        self._stream_time = t if t >= self.now else self.now
-        self._stream_item = item
+    def send(self, dest: Any, payload: Any, delay: float | None = None, *, sender: Any = None,
+             phase: int = 0) -> Event:
+        """Deliver ``payload`` to ``dest.receive(message)`` after ``delay`` seconds (default:
+        the simulation's ``latency``); returns the delivery event."""
+        if delay is None:
+            lat = self.latency
+            delay = lat(sender, dest) if callable(lat) else lat
+        if not delay >= 0:
+            raise ValueError(f"t={self.now}: message delay must be >= 0, got {delay}")
+        msg = Message(sender, dest, payload, self.now, delay)
+        return self.events.push(self.now + delay, phase, dest.receive, msg)
 
     # -- running --------------------------------------------------------------------------
+    def peek(self) -> float | None:
+        """Time of the next event (queued or from a source), or ``None``."""
+        ev = self.events.peek()
+        heap = self._sources
+        if heap and (ev is None or heap[0] < ev):
+            return heap[0][0]
+        return None if ev is None else ev.time
+
+    def step(self) -> float | None:
+        """Process one timestamp (its events, then the end-of-timestamp hooks, repeated while
+        they schedule more at that time); returns its time, or ``None`` if nothing is left."""
+        t = self.peek()
+        if t is not None:
+            self.run(until=t)
+        return t
+
     def run(self, until: float | None = None) -> float:
         """Process events until none are left or the next one lies after ``until``.
 
         Events *at* ``until`` are processed. Returns the clock. Call again to go on.
         """
-        events = self.events._events  # SortedList; direct access keeps the loop lean
-        first = events._lists   # sublists of the SortedList, mutated in place: [0][0] is the min
+        queue = self.events
+        events = queue.sorted
         pop = events.pop
-        handlers = self._handlers
+        heap = self._sources
         hooks = self._hooks
         processed = self.events_processed
         stamps = self.timestamps
-        progress = self.progress
-        every = self.progress_every
         limit = INF if until is None else until
-        sphase = self._stream_phase
-        shandler = self._stream_handler
-        next_item = self._next_item
+        st = heap[0][0] if heap else INF      # time of the earliest source entry
         try:
             while True:
-                st = self._stream_time
-                t = first[0][0][0] if first else INF
+                t = queue.head[0]
                 if st < t:
                     t = st
                 if t > limit or t == INF:
                     break
                 self.now = t
-                while True:
-                    if first:
-                        ev = first[0][0]
-                        if ev[0] == t and (st != t or ev[1] <= sphase):
-                            pop(0)
-                            processed += 1
-                            handlers[ev[3]](ev)
-                            continue
-                    if st == t:
-                        item = self._stream_item
-                        next_item()
-                        st = self._stream_time
+                while True:     # every entry at t, queued events and sources merged in order
+                    ev = queue.head
+                    if st < ev[0] or (st == ev[0] and heap and heap[0] < ev):
+                        if st != t:
+                            break
+                        head = heap[0]
+                        src = head[3]
+                        entry = src._pull()
+                        if entry is None:
+                            heappop(heap)
+                        else:
+                            heapreplace(heap, entry)
+                        st = heap[0][0] if heap else INF
                         processed += 1
-                        shandler(item)  # type: ignore[misc]
+                        src.fed += 1
+                        src.action(head[4])
                         continue
-                    break
+                    if ev[0] != t:
+                        break
+                    pop(0)          # EventQueue.pop, inlined: the next head is read once
+                    try:
+                        queue.head = events[0]
+                    except IndexError:
+                        queue.head = END
+                    processed += 1
+                    ev[3](ev[4])
                 for hook in hooks:
                     hook(t)
                 stamps += 1
-                if progress is not None and stamps % every == 0:
-                    self.events_processed = processed
-                    progress(self)
+                st = heap[0][0] if heap else INF   # a hook may have added a source
         finally:
             self.events_processed = processed
             self.timestamps = stamps
         if until is not None and until > self.now:
             self.now = until   # nothing is left before 'until': the clock moves there
         return self.now
-
-    def peek(self) -> float | None:
-        """Time of the next event (queued or streamed), or ``None``."""
-        q = self.events.peek_time()
-        st = self._stream_time
-        if q is None:
-            return None if st == INF else st
-        return q if q <= st else st

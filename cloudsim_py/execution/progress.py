@@ -1,16 +1,31 @@
-"""Speed of one process from its host's tier occupancy (ARCHITECTURE.md, Progress).
+"""Progress models: the speed of every process from its host's tier occupancy and speed, the
+speed of every job (its slowest process), and each running job's finish event
+(ARCHITECTURE.md, Progress: rates, not time slices). One strategy per tier count; the datacenter
+picks it. Imports nothing from infrastructure or brokers (hosts and slots are duck-typed).
 
 Tier by tier: the CPU share left to tier t is what the busy tiers above it leave, never below
 ``idle_floor``; a process under a busy higher tier runs at ``eff * min(1, left / cpu)``
 (Liu 2015 eq. 2, Liu 2013 section 5.1); a process with nothing busy above but something busy
-below runs at ``1 - loss`` (Liu 2015 eq. 1); alone it runs at 1.
+below runs at ``1 - loss`` (Liu 2015 eq. 1); alone it runs at 1. Every speed is then multiplied
+by the host's speed (1 for the traces' reference processor).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from operator import attrgetter
+from typing import Any, Callable, Iterable
+
+from ..workload.job import JobState
+
+_EPS = 1e-9
+_speed_of = attrgetter("speed")
+RUNNING = JobState.RUNNING
+
 
 def process_speed(slots: list, tier: int, idle_floor: float) -> float:
-    """Speed (work seconds per second) of the process in ``slots[tier]``."""
+    """Speed (work seconds per second on a speed-1 host) of the process in ``slots[tier]``:
+    the general formula for any number of tiers."""
     me = slots[tier]
     left = 1.0
     above = False
@@ -24,8 +39,158 @@ def process_speed(slots: list, tier: int, idle_floor: float) -> float:
                 left = idle_floor
     if above:
         share = left / me.cpu
-        return me.eff * (share if share < 1.0 else 1.0)
+        return float(me.eff * (share if share < 1.0 else 1.0))
     for u in range(tier + 1, len(slots)):
         if slots[u].job is not None:
             return 1.0 - me.loss
     return 1.0
+
+
+class ProgressModel(ABC):
+    """Base: settle work at the old speed, take the new speed, move the finish event.
+
+    ``finish(job)`` is called by the finish event (with ``phase``); ``idle_floor`` is the
+    least CPU share a lower tier is assumed to get."""
+
+    __slots__ = ("sim", "finish", "phase", "floor")
+
+    def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float) -> None:
+        self.sim = sim
+        self.finish = finish
+        self.phase = phase
+        self.floor = idle_floor
+
+    def job_speed(self, run: Any) -> float:
+        """A running job's speed from its processes' speeds (its slowest)."""
+        return float(min(map(_speed_of, run.slots)))
+
+    def start(self, job: Any) -> None:
+        """A job was placed from scratch (or resumed): rate it and schedule its finish."""
+        job.run.speed = 0.0
+        self.refresh(job.run.hosts)
+
+    def settle(self, run: Any) -> None:
+        """Bring ``run.remaining`` up to now at the current speed."""
+        now = self.sim.now
+        run.remaining -= run.speed * (now - run.settled_at)
+        run.settled_at = now
+
+    @abstractmethod
+    def refresh(self, hosts: Iterable[Any]) -> None:
+        """Occupancy changed on ``hosts``: recompute the speed of every process there, then
+        re-rate the jobs those processes belong to."""
+
+    def rerate(self, jobs: Iterable[Any]) -> None:
+        """Settle each job at its old speed, take the new one (0 while it pays a migration
+        cost) and move its finish event; O(processes) per job."""
+        sim = self.sim
+        now = sim.now
+        events = sim.events
+        finish = self.finish
+        phase = self.phase
+        job_speed = self.job_speed
+        for job in jobs:
+            if job.state is not RUNNING:
+                continue
+            r = job.run
+            old = r.speed
+            if now != r.settled_at:
+                r.remaining -= old * (now - r.settled_at)
+                r.settled_at = now
+            new = 0.0 if r.restoring else job_speed(r)
+            if new == old and r.finish_event is not None:
+                continue
+            r.speed = new
+            if r.finish_event is not None:
+                events.cancel(r.finish_event)
+                r.finish_event = None
+            if new > 0.0:
+                rem = r.remaining
+                r.finish_event = events.push(now + rem / new if rem > _EPS else now, phase, finish, job)
+
+
+class OneTierProgress(ProgressModel):
+    """One tier: nothing slows a process down but its host; a job runs at its slowest host's
+    speed (1 on identical reference hosts, where a start is one addition: ``now + work``)."""
+
+    __slots__ = ("uniform",)
+
+    def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
+                 uniform: bool = True) -> None:
+        super().__init__(sim, finish, phase, idle_floor)
+        self.uniform = uniform
+
+    def job_speed(self, run: Any) -> float:
+        return 1.0 if self.uniform else float(min(h.speed for h in run.hosts))
+
+    def start(self, job: Any) -> None:
+        r = job.run
+        if self.uniform:
+            r.speed = 1.0
+            t = self.sim.now + r.work
+        else:
+            r.speed = s = self.job_speed(r)
+            t = self.sim.now + r.work / s
+        r.finish_event = self.sim.events.push(t, self.phase, self.finish, job)
+
+    def refresh(self, hosts: Iterable[Any]) -> None:
+        self.rerate({h.slots[0].job: None for h in hosts if h.slots[0].job is not None})
+
+
+class TwoTierProgress(ProgressModel):
+    """Two tiers: the two-tier papers' equations inlined (Liu 2015 eqs. 1-2). Fast path of
+    every consolidation run; equal to :class:`KTierProgress` on two tiers
+    (tests/execution/test_progress.py)."""
+
+    __slots__ = ()
+
+    def refresh(self, hosts: Iterable[Any]) -> None:
+        floor = self.floor
+        jobs: dict[Any, None] = {}
+        for h in hosts:
+            fg, bg = h.slots
+            a, b = fg.job, bg.job
+            hs = h.speed
+            if a is not None:
+                fg.speed = (1.0 - fg.loss if b is not None else 1.0) * hs
+                jobs[a] = None
+            if b is not None:
+                if a is None:
+                    bg.speed = hs
+                else:
+                    left = 1.0 - fg.cpu
+                    if left < floor:
+                        left = floor
+                    share = left / bg.cpu
+                    bg.speed = bg.eff * (share if share < 1.0 else 1.0) * hs
+                jobs[b] = None
+        self.rerate(jobs)
+
+
+class KTierProgress(ProgressModel):
+    """Any number of tiers: :func:`process_speed` for every busy slot of the changed hosts."""
+
+    __slots__ = ()
+
+    def refresh(self, hosts: Iterable[Any]) -> None:
+        floor = self.floor
+        jobs: dict[Any, None] = {}
+        for h in hosts:
+            slots = h.slots
+            hs = h.speed
+            for slot in slots:
+                job = slot.job
+                if job is not None:
+                    slot.speed = process_speed(slots, slot.tier, floor) * hs
+                    jobs[job] = None
+        self.rerate(jobs)
+
+
+def progress_model(tiers: int, uniform: bool, sim: Any, finish: Callable[[Any], None], phase: int,
+                   idle_floor: float) -> ProgressModel:
+    """The strategy for ``tiers`` tiers (``uniform``: every host has speed 1)."""
+    if tiers == 1:
+        return OneTierProgress(sim, finish, phase, idle_floor, uniform)
+    if tiers == 2:
+        return TwoTierProgress(sim, finish, phase, idle_floor)
+    return KTierProgress(sim, finish, phase, idle_floor)

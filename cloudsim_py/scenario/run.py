@@ -7,7 +7,7 @@ import json
 import math
 import os
 import time
-from typing import Callable, Iterator
+from typing import Any, Iterator, Sequence
 
 import attrs
 import numpy as np
@@ -15,19 +15,19 @@ import numpy as np
 from ..engine import RandomStreams, Simulation
 from ..errors import ScenarioError, TraceError
 from ..metrics import JobRecords
-from ..runner import RunResult, simulate
-from ..workload.feed import jobs_from_table
-from ..workload.job import Job
+from ..runner import RunResult, World, build, results
+from ..workload.description import RigidJob
+from ..workload.jobs import descriptions_from_table
 from ..workload.swf import write_swf
 from ..workload.table import COL, WorkloadTable, prepare, read_table
-from .schema import (BrokerSpec, Scenario, cpu_estimate_model, cpu_usage_model,
-                     interference_model)
+from .schema import BrokerSpec, Scenario
 
 
 def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     """The scenario's raw workload table and the machine size to simulate."""
     w = scenario.workload
-    hosts = scenario.datacenter.hosts
+    dc = scenario.datacenter
+    hosts = dc.host_count if dc.hosts is not None or dc.groups else None
     if w.trace is not None:
         path = w.trace
         table = read_table(path)
@@ -55,6 +55,7 @@ def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
         }, source=f"{scenario.source} (inline jobs)")
         if hosts is None:
             raise ScenarioError(f"{scenario.source}: datacenter.hosts: required with inline jobs")
+    assert hosts is not None
     return table, hosts
 
 
@@ -73,6 +74,7 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
         if report is not None:
             report.skipped[f"beyond workload.limit ({n})"] = len(table) - n
             report.kept = n
+        assert table.procs is not None and table.runtime is not None and table.estimate is not None
         table = attrs.evolve(table, data=table.data[:n],
                              line=table.line[:n] if table.line is not None else None,
                              procs=table.procs[:n], runtime=table.runtime[:n],
@@ -80,53 +82,61 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     return table, hosts
 
 
-def _jobs(scenario: Scenario, table: WorkloadTable, sim: Simulation) -> Iterator[Job]:
+def _descriptions(scenario: Scenario, table: WorkloadTable, sim: Simulation) -> Iterator[RigidJob]:
     w = scenario.workload
-    jobs = jobs_from_table(table, cpu_usage_model(w.cpu_usage), cpu_estimate_model(w.cpu_estimate),
-                           sim.random["cpu_usage"], sim.random["cpu_estimate"])
+    descs = descriptions_from_table(table, w.cpu_usage, w.cpu_estimate,
+                                    sim.random["cpu_usage"], sim.random["cpu_estimate"])
     if not w.jobs or not any("cpu" in j for j in w.jobs):
-        return jobs
+        return descs
     cpu = {j["id"]: j["cpu"] for j in w.jobs if "cpu" in j}
     exact = w.cpu_estimate.kind == "exact"
 
-    def patched() -> Iterator[Job]:
-        for job in jobs:
-            if job.id in cpu:
-                job._cpu_usage = cpu[job.id]
-                if exact:
-                    job.cpu_estimate = cpu[job.id]
-            yield job
+    def patched() -> Iterator[RigidJob]:
+        for d in descs:
+            if d.id in cpu:
+                d = d._replace(cpu_usage=cpu[d.id], cpu_estimate=cpu[d.id] if exact else d.cpu_estimate)
+            yield d
 
     return patched()
 
 
-def run_one(scenario: Scenario, broker: BrokerSpec, table: WorkloadTable, hosts: int,
-            progress: Callable[[Simulation], None] | None = None) -> RunResult:
-    """Run the scenario's workload under one broker."""
+def build_world(scenario: Scenario, broker: BrokerSpec, table: WorkloadTable, hosts: int,
+                listeners: Sequence[Any] = ()) -> World:
+    """The scenario's world under one broker, built but not run."""
     dc = scenario.datacenter
-    result = simulate(
-        lambda sim: _jobs(scenario, table, sim), hosts=hosts, tiers=dc.tiers,
-        policy=broker.policy, params=broker.params, seed=scenario.seed,
-        interference=interference_model(dc), migration_cost=dc.migration_cost,
-        fidelity=dc.fidelity, slice_s=dc.slice_s, tau=scenario.metrics.tau,
-        warmup=scenario.metrics.warmup, check=dc.check, progress=progress)
-    result.report = table.report
-    result.table = table
-    return result
+    if dc.hosts != hosts and not dc.groups:
+        dc = attrs.evolve(dc, hosts=hosts)
+    return build(lambda sim: _descriptions(scenario, table, sim), datacenter=dc, broker=broker,
+                 seed=scenario.seed, listeners=listeners)
+
+
+def run_one(scenario: Scenario, broker: BrokerSpec, table: WorkloadTable, hosts: int,
+            listeners: Sequence[Any] = ()) -> RunResult:
+    """Run the scenario's workload under one broker."""
+    t0 = time.perf_counter()
+    world = build_world(scenario, broker, table, hosts, listeners)
+    world.run()
+    summary, records = results(world, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
+                               wall_seconds=time.perf_counter() - t0)
+    return RunResult(summary, records, world, report=table.report, table=table)
 
 
 def run_scenario(scenario: Scenario, out_dir: str | None = None,
-                 progress: Callable[[Simulation], None] | None = None) -> list[tuple[str, RunResult]]:
+                 listeners: Sequence[Any] = ()) -> list[tuple[str, RunResult]]:
     """Run every broker of the scenario on the same workload; write outputs if a folder is set
-    (``out_dir`` overrides ``output.dir``). Returns ``[(policy, result), ...]``."""
+    (``out_dir`` overrides ``output.dir``). ``listeners`` are subscribed to each run's
+    datacenter (a progress bar, a probe); one with a ``reset()`` is reset between runs.
+    Returns ``[(policy, result), ...]``."""
     t0 = time.perf_counter()
     table, hosts = prepared_table(scenario)
     out = out_dir if out_dir is not None else scenario.output.dir
     runs = []
     for spec in scenario.brokers:
-        result = run_one(scenario, spec, table, hosts, progress)
-        if hasattr(progress, "reset"):
-            progress.reset()  # type: ignore[union-attr]
+        result = run_one(scenario, spec, table, hosts, listeners)
+        for listener in listeners:
+            reset = getattr(listener, "reset", None)
+            if reset is not None:
+                reset()
         runs.append((spec.policy, result))
         if out is not None:
             folder = out if len(scenario.brokers) == 1 else os.path.join(out, _slug(spec.policy))
@@ -179,7 +189,7 @@ def write_schedule_swf(path: str, result: RunResult, scenario: Scenario, broker:
               f"{broker.policy}, seed {scenario.seed}", "MaxProcs": hosts, "MaxNodes": hosts}
     if table is not None and table.header.unix_start_time is not None:
         header["UnixStartTime"] = table.header.unix_start_time
-    rows = {int(j.id): j.row for j in result.datacenter.finished}
+    rows = {int(j.id): j.row for j in result.world.log.finished}
 
     def records():
         c = rec.columns

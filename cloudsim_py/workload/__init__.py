@@ -1,11 +1,14 @@
-"""Jobs and where they come from: SWF traces, workload tables, CPU usage models, the feeder."""
+"""Jobs and where they come from: job descriptions, SWF traces, workload tables, CPU usage
+models. Knows no policy, no datacenter wiring and no command line."""
 
 from .cpu import CpuEstimateModel, CpuUsageModel
-from .feed import JobFeeder, jobs_from_table
+from .description import JobDescription, RigidJob
 from .job import Job, JobState
+from .jobs import descriptions_from_table
 from .swf import SWFHeader, SWFRecord, iter_records, read_header, write_swf
 from .table import CleaningReport, WorkloadTable, prepare, read_table
 
-__all__ = ["CleaningReport", "CpuEstimateModel", "CpuUsageModel", "Job", "JobFeeder", "JobState",
-           "SWFHeader", "SWFRecord", "WorkloadTable", "iter_records", "jobs_from_table",
-           "prepare", "read_header", "read_table", "write_swf"]
+__all__ = ["CleaningReport", "CpuEstimateModel", "CpuUsageModel", "Job", "JobDescription",
+           "JobState", "RigidJob", "SWFHeader", "SWFRecord", "WorkloadTable",
+           "descriptions_from_table", "iter_records", "prepare", "read_header", "read_table",
+           "write_swf"]

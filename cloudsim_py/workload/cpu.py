@@ -6,8 +6,11 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from ..errors import SpecError
+from ..validate import check_number, choice, number
 
-@attrs.define(slots=True)
+
+@attrs.define(slots=True, frozen=True)
 class CpuUsageModel:
     """True CPU usage per process.
 
@@ -17,26 +20,21 @@ class CpuUsageModel:
     means 20-100 %). ``full``: every process uses 100 % (ACFCFS100).
     """
 
-    kind: str = "paper"
-    low: float = 0.4
-    high: float = 1.0
-    single: float = 1.0
+    kind: str = attrs.field(default="paper", validator=choice(("paper", "full")))
+    low: float = attrs.field(default=0.4, validator=number(0.0, 1.0, low_open=True))
+    high: float = attrs.field(default=1.0, validator=number(0.0, 1.0, low_open=True))
+    single: float = attrs.field(default=1.0, validator=number(0.0, 1.0, low_open=True))
 
     def __attrs_post_init__(self) -> None:
-        if self.kind not in ("paper", "full"):
-            raise ValueError(f"unknown cpu usage model {self.kind!r}; known: paper, full")
-        for name in ("low", "high", "single"):
-            v = getattr(self, name)
-            if not 0.0 < v <= 1.0:
-                raise ValueError(f"cpu usage {name} = {v} outside (0, 1]")
         if self.low > self.high:
-            raise ValueError(f"cpu usage low {self.low} above high {self.high}")
+            raise SpecError("low", f"cpu usage low {self.low} above high {self.high}")
 
     @classmethod
     def with_mean(cls, mean: float, high: float = 1.0) -> "CpuUsageModel":
+        check_number("mean", mean, 0.0, 1.0, low_open=True)
         low = 2.0 * mean - high
         if not 0.0 < low <= high:
-            raise ValueError(f"cpu usage mean {mean} needs low = 2*mean - {high} in (0, {high}]")
+            raise SpecError("mean", f"cpu usage mean {mean} needs low = 2*mean - {high} in (0, {high}]")
         return cls("paper", low=low, high=high)
 
     @property
@@ -61,7 +59,7 @@ class CpuUsageModel:
         return out
 
 
-@attrs.define(slots=True)
+@attrs.define(slots=True, frozen=True)
 class CpuEstimateModel:
     """What the broker is told about CPU usage.
 
@@ -70,14 +68,12 @@ class CpuEstimateModel:
     placement then ignores usage. ``full``: every process is assumed to use 100 %.
     """
 
-    kind: str = "exact"
-    error: float = 0.0
+    kind: str = attrs.field(default="exact", validator=choice(("exact", "error", "unknown", "full")))
+    error: float = attrs.field(default=0.0, validator=number(0.0, 1.0, high_open=True))
 
     def __attrs_post_init__(self) -> None:
-        if self.kind not in ("exact", "error", "unknown", "full"):
-            raise ValueError(f"unknown cpu estimate {self.kind!r}; known: exact, error, unknown, full")
-        if self.kind == "error" and not 0.0 < self.error < 1.0:
-            raise ValueError(f"cpu estimate error {self.error} outside (0, 1)")
+        if self.kind == "error" and not self.error > 0.0:
+            raise SpecError("error", f"cpu estimate error must be in (0, 1), got {self.error}")
 
     def estimate_many(self, usages: list[tuple[float, ...]], rng: np.random.Generator) -> list:
         """Estimates for a batch of usage tuples (one vectorised draw for ``error``)."""

@@ -1,14 +1,19 @@
-"""The rigid parallel job: what a broker may see, what only the simulator knows, and its
-state machine. Imports nothing but errors."""
+"""A job in the simulation: its immutable description, what a broker sees of it now, its
+outcome, its state machine, and (while it runs) the datacenter's run state. Imports nothing but
+errors and the descriptions."""
 
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from ..errors import JobStateError
+from .description import JobDescription, RigidJob
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..infrastructure.runstate import RunState
 
 
 class JobState(IntEnum):
@@ -39,73 +44,84 @@ _ALLOWED: tuple[tuple[bool, ...], ...] = tuple(
     tuple(new in _EDGES[old] for new in JobState) for old in JobState)
 
 
-@attrs.define(slots=True, eq=False, repr=False)
+@attrs.define(slots=True, eq=False, init=False, repr=False)
 class Job:
-    """A rigid parallel job of ``procs`` processes.
+    """One job of a simulation.
 
-    A broker sees ``id``, ``submit_time``, ``procs``, ``runtime_estimate`` and ``cpu_estimate``
-    (one value per process, ``None`` when the scenario hides CPU usage). The true runtime
-    (``_runtime``, seconds on a dedicated processor) and true CPU usage (``_cpu_usage``) are
-    the simulator's: a broker must not read them.
+    Three parts with three owners:
 
-    Progress is rate based (ARCHITECTURE.md, Progress): the job keeps ``remaining_work``,
-    its current ``speed`` (minimum over its processes) and ``settled_at``.
+    - ``desc``, the immutable :class:`~cloudsim_py.workload.description.JobDescription` the user
+      submitted (rigid, moldable, a DAG task, a lease). Its true runtime and CPU usage are the
+      simulator's: a broker must not read them.
+    - What a broker sees: ``id``, ``submit_time``, ``procs`` (the size asked for; once started,
+      the size it runs on), ``runtime_estimate`` and ``cpu_estimate`` (per process, ``None``
+      when hidden) at that size, ``state``, ``tier`` and ``hosts``; and the outcome it can read
+      and the metrics report: first start, current start, finish, kills, suspensions, context
+      switches, migrations, swaps, lost work.
+    - ``run``, the datacenter's :class:`~cloudsim_py.infrastructure.runstate.RunState` (hosts,
+      slots, speed, remaining work, finish event): written by the datacenter only.
+
+    ``Job(description)`` wraps a description of any kind; ``Job(id, submit_time, procs,
+    runtime=...)`` makes a checked rigid one.
     """
 
+    desc: JobDescription
     id: int
     submit_time: float
     procs: int
-    _runtime: float = attrs.field(alias="runtime")
-    runtime_estimate: float = attrs.field(default=None)
-    _cpu_usage: tuple[float, ...] | None = attrs.field(default=None, alias="cpu_usage")
-    cpu_estimate: tuple[float, ...] | None = None
-    #: row of the source workload table (for writing the output trace); -1 if none
-    row: int = -1
-    state: JobState = JobState.PENDING
-
-    # -- record of what happened ---------------------------------------------------------
-    first_start: float | None = None
-    start_time: float | None = None      #: start of the current (or last) run
-    finish_time: float | None = None
-    kills: int = 0
-    suspensions: int = 0
-    migrations: int = 0
-    swaps: int = 0
-    lost_work: float = 0.0               #: work thrown away by kills
-
-    # -- placement and progress (owned by the datacenter) --------------------------------
-    tier: int = -1                       #: tier of the current (or last) run
-    hosts: list | None = None            #: hosts of the current run, one per process
-    slots: list | None = None            #: the tier slots it holds, one per process
-    remaining_work: float = 0.0
-    speed: float = 0.0
-    settled_at: float = 0.0
-    finish_event: Any = None
-    restoring: bool = False              #: resumed, still paying the migration cost
-    #: free-form per-job storage for brokers (reservations, flags); never read by the engine
-    meta: dict = attrs.field(factory=dict)
+    runtime_estimate: float
+    cpu_estimate: tuple[float, ...] | None
+    state: JobState
     #: arrival order, ``(submit_time, id)``: a killed or suspended job keeps its place
-    order: tuple = attrs.field(init=False, default=None)
+    order: tuple[float, int]
+    # -- outcome --------------------------------------------------------------------------
+    first_start: float | None
+    start_time: float | None             #: start of the current (or last) run
+    finish_time: float | None
+    kills: int
+    suspensions: int
+    context_switches: int                #: resumed in place (no migration)
+    migrations: int                      #: resumed elsewhere (migration cost paid)
+    swaps: int
+    lost_work: float                     #: work thrown away by kills
+    work: float                          #: true work of the last run at its size (set when it ends)
+    tier: int                            #: tier of the current (or last) run; -1 before any
+    # -- owned by the datacenter ------------------------------------------------------------
+    run: "RunState | None"
 
-    def __attrs_post_init__(self) -> None:
-        if self.procs < 1:
-            raise ValueError(f"job {self.id}: procs must be >= 1, got {self.procs}")
-        if not self._runtime > 0:
-            raise ValueError(f"job {self.id}: runtime must be > 0, got {self._runtime}")
-        if self.runtime_estimate is None:
-            self.runtime_estimate = self._runtime
-        elif not self.runtime_estimate > 0:
-            raise ValueError(f"job {self.id}: runtime estimate must be > 0, got {self.runtime_estimate}")
-        for name, values in (("cpu usage", self._cpu_usage), ("cpu estimate", self.cpu_estimate)):
-            if values is None:
-                continue
-            if len(values) != self.procs:
-                raise ValueError(f"job {self.id}: {name} has {len(values)} values for {self.procs} processes")
-            if not (min(values) > 0.0 and max(values) <= 1.0):
-                raise ValueError(f"job {self.id}: {name} outside (0, 1]: {min(values)}..{max(values)}")
-        self.remaining_work = self._runtime
-        self.order = (self.submit_time, self.id)
+    def __init__(self, id: JobDescription | int, submit_time: float | None = None,
+                 procs: int | None = None, runtime: float | None = None,
+                 runtime_estimate: float | None = None, cpu_usage: tuple[float, ...] | None = None,
+                 cpu_estimate: tuple[float, ...] | None = None, row: int = -1) -> None:
+        if submit_time is not None or procs is not None or runtime is not None:
+            if submit_time is None or procs is None or runtime is None:
+                raise TypeError("Job(id, submit_time, procs, runtime=...) needs all four")
+            desc: JobDescription = RigidJob.checked(id, submit_time, procs, runtime,  # type: ignore[arg-type]
+                                                    runtime_estimate, cpu_usage, cpu_estimate, row)
+        elif isinstance(id, int):
+            raise TypeError("Job(id, submit_time, procs, runtime=...) or Job(description)")
+        else:
+            desc = id
+        self.desc = desc
+        self.id = desc.id
+        self.submit_time = desc.submit_time
+        self.procs = desc.procs
+        self.runtime_estimate = desc.runtime_estimate
+        self.cpu_estimate = desc.usage_estimate(desc.procs)
+        self.state = JobState.PENDING
+        self.order = (desc.submit_time, desc.id)
+        self.first_start = self.start_time = self.finish_time = None
+        self.kills = self.suspensions = self.context_switches = self.migrations = self.swaps = 0
+        self.lost_work = self.work = 0.0
+        self.tier = -1
+        self.run = None
 
+    @classmethod
+    def of(cls, desc: JobDescription) -> "Job":
+        """A job for a description (of any kind); the description is not copied."""
+        return cls(desc)
+
+    # -- state machine --------------------------------------------------------------------
     def transition(self, new: JobState, now: float) -> None:
         """Move to ``new``; an illegal transition raises :class:`JobStateError`."""
         if not _ALLOWED[self.state][new]:
@@ -115,17 +131,19 @@ class Job:
     def can(self, new: JobState) -> bool:
         return _ALLOWED[self.state][new]
 
-    def refuse(self, new: JobState, now: float):
+    def refuse(self, new: JobState, now: float) -> Any:
         raise JobStateError(f"t={now}: job {self.id} cannot go from {self.state.label} to {new.label}")
 
+    # -- read-only views of the run state -------------------------------------------------
     @property
-    def cpu_usage(self) -> tuple[float, ...]:
-        """True per-process CPU usage (simulator side; 1.0 each when not modelled)."""
-        return self._cpu_usage if self._cpu_usage is not None else (1.0,) * self.procs
+    def hosts(self) -> list | None:
+        """Hosts of the current run, one per process (``None`` when not running)."""
+        run = self.run
+        return run.hosts if run is not None else None
 
-    def true_runtime(self) -> float:
-        """Runtime on dedicated processors. Simulator side only (metrics, output)."""
-        return self._runtime
+    @property
+    def row(self) -> int:
+        return self.desc.row
 
     def __repr__(self) -> str:
         return (f"Job(id={self.id}, submit={self.submit_time:g}, procs={self.procs}, "

@@ -23,4 +23,4 @@ def test_a_finish_and_an_arrival_at_the_same_time_are_seen_together():
 def test_a_job_larger_than_the_machine_is_rejected_not_lost():
     r = run([(0, 5, 10), (0, 2, 10)], hosts=4, policy="fcfs")
     assert r.summary["jobs_rejected"] == 1 and r.summary["jobs_finished"] == 1
-    assert r.datacenter.rejected[0].id == 1
+    assert r.rejected[0].id == 1 and r.datacenter.rejected == 1

@@ -133,7 +133,7 @@ def test_the_queue_head_preempts_even_behind_an_older_background_job():
     from cloudsim_py.brokers import AmcbfBroker
 
     sim = Simulation(seed=1)
-    dc = Datacenter(sim, 3, 2, interference="none", migration_cost=0.0, check=True)
+    dc = Datacenter(sim, hosts=3, tiers=2, interference="none", migration_cost=0.0, check=True)
     broker = dc.attach(AmcbfBroker())
     b, h, l_ = (Job(i, float(i - 1), 3, runtime=100.0, cpu_usage=(0.3,) * 3, cpu_estimate=(0.3,) * 3)
                 for i in (1, 2, 3))

@@ -1,33 +1,52 @@
 from hypothesis import given, strategies as st
 
-from cloudsim_py.engine import EventKind, EventQueue
+from cloudsim_py.engine import EventQueue
+from cloudsim_py.engine.queue import END
+
+FINISH, ARRIVAL, TIMER = 0, 2, 4     # the datacenter model's phases, as plain numbers
 
 
-def test_equal_times_follow_phase_order_finish_before_arrival_before_timer():
+def noop(arg):
+    return None
+
+
+def test_equal_times_follow_phase_order():
     q = EventQueue()
-    q.push(5.0, EventKind.TIMER, "timer")
-    q.push(5.0, EventKind.ARRIVAL, "arrival")
-    q.push(5.0, EventKind.FINISH, "finish")
-    assert [q.pop().target for _ in range(3)] == ["finish", "arrival", "timer"]
+    q.push(5.0, TIMER, noop, "timer")
+    q.push(5.0, ARRIVAL, noop, "arrival")
+    q.push(5.0, FINISH, noop, "finish")
+    assert [q.pop().arg for _ in range(3)] == ["finish", "arrival", "timer"]
 
 
 def test_equal_time_and_phase_keep_scheduling_order():
     q = EventQueue()
     for name in "abc":
-        q.push(1.0, EventKind.ARRIVAL, name)
-    assert [q.pop().target for _ in range(3)] == ["a", "b", "c"]
+        q.push(1.0, ARRIVAL, noop, name)
+    assert [q.pop().arg for _ in range(3)] == ["a", "b", "c"]
 
 
 def test_cancel_removes_exactly_that_event():
     q = EventQueue()
-    a = q.push(1.0, EventKind.FINISH, "a")
-    q.push(1.0, EventKind.FINISH, "b")
+    a = q.push(1.0, FINISH, noop, "a")
+    q.push(1.0, FINISH, noop, "b")
     q.cancel(a)
-    assert len(q) == 1 and q.pop().target == "b"
+    assert len(q) == 1 and q.pop().arg == "b"
+
+
+def test_the_head_is_the_earliest_event_and_end_when_empty():
+    q = EventQueue()
+    assert q.head is END and q.peek() is None and not q
+    late = q.push(9.0, FINISH, noop)
+    early = q.push(2.0, TIMER, noop)
+    assert q.head is early
+    q.cancel(early)
+    assert q.head is late
+    q.pop()
+    assert q.head is END
 
 
 ops = st.lists(st.tuples(st.sampled_from(["push", "cancel", "pop"]),
-                         st.floats(0, 100, allow_nan=False), st.sampled_from(list(EventKind))),
+                         st.floats(0, 100, allow_nan=False), st.sampled_from([FINISH, ARRIVAL, TIMER])),
                max_size=200)
 
 
@@ -37,19 +56,22 @@ def test_queue_matches_a_plain_sorted_list(script):
     model: list[tuple] = []   # (time, phase, seq, name) kept sorted by hand
     handles = []
     seq = 0
-    for op, t, kind in script:
+    for op, t, phase in script:
         if op == "push":
             seq += 1
-            ev = q.push(t, kind, seq)
+            ev = q.push(t, phase, noop, seq)
             handles.append(ev)
             model.append((ev.time, ev.phase, ev.seq, seq))
             model.sort()
         elif op == "cancel" and handles:
             ev = handles.pop(len(handles) // 2)
-            if (ev.time, ev.phase, ev.seq, ev.target) in model:
+            if (ev.time, ev.phase, ev.seq, ev.arg) in model:
                 q.cancel(ev)
-                model.remove((ev.time, ev.phase, ev.seq, ev.target))
+                model.remove((ev.time, ev.phase, ev.seq, ev.arg))
         elif op == "pop" and model:
-            assert q.pop().target == model.pop(0)[3]
+            assert q.pop().arg == model.pop(0)[3]
         assert len(q) == len(model)
-    assert [q.pop().target for _ in range(len(model))] == [m[3] for m in model]
+        assert (q.head is END) == (not model)
+        if model:
+            assert q.head.arg == model[0][3]
+    assert [q.pop().arg for _ in range(len(model))] == [m[3] for m in model]

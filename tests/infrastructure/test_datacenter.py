@@ -18,7 +18,7 @@ class Idle(Broker):
 
 def world(hosts=4, tiers=1, **kw):
     sim = Simulation(seed=3)
-    dc = Datacenter(sim, hosts, tiers, interference=FIXED if tiers > 1 else None, check=True, **kw)
+    dc = Datacenter(sim, hosts=hosts, tiers=tiers, interference=FIXED if tiers > 1 else None, check=True, **kw)
     dc.attach(Idle())
     return sim, dc
 
@@ -64,7 +64,7 @@ def test_kill_throws_the_work_away_and_requeues_the_job():
     sim.run(until=12)
     dc.kill(job)
     assert job.state is JobState.QUEUED and job.kills == 1 and job.lost_work == 12.0
-    assert job.remaining_work == 30.0 and dc.idle(0) == 4 and dc.kills == 1
+    assert dc.remaining_work(job) == 30.0 and dc.idle(0) == 4 and dc.kills == 1
     dc.start(job)
     sim.run()
     assert job.finish_time == 42.0     # restarted from scratch at 12
@@ -82,6 +82,48 @@ def test_suspend_keeps_the_work_and_resume_pays_the_migration_cost():
     sim.run()
     # 10 s done before; resumed at 15, restored at 35, 20 s of work left -> ends at 55
     assert job.finish_time == 55.0 and job.migrations == 1 and dc.migrations == 1
+    assert job.context_switches == 0 and dc.suspensions == 1
+
+
+def test_resume_in_place_is_a_context_switch_without_migration_cost():
+    sim, dc = world(migration_cost=20.0)
+    job = submitted(dc, Job(1, 0, 2, runtime=30))
+    dc.start(job, hosts=[2, 3])
+    sim.run(until=10)
+    dc.suspend(job)
+    sim.run(until=15)
+    dc.resume(job)                    # no hosts: where it was suspended
+    assert [h.id for h in job.hosts] == [2, 3]
+    sim.run()
+    # 10 s done before, 20 s left from 15, no migration cost -> ends at 35
+    assert job.finish_time == 35.0
+    assert (job.suspensions, job.context_switches, job.migrations) == (1, 1, 0)
+    assert (dc.suspensions, dc.context_switches, dc.migrations) == (1, 1, 0)
+
+
+def test_resume_in_place_refuses_hosts_taken_meanwhile():
+    sim, dc = world(migration_cost=20.0)
+    job = submitted(dc, Job(1, 0, 2, runtime=30))
+    dc.start(job, hosts=[0, 1])
+    dc.suspend(job)
+    other = submitted(dc, Job(2, 0, 1, runtime=5))
+    dc.start(other, hosts=[1])
+    with pytest.raises(CapacityError, match="host 1 tier 0 holds job 2"):
+        dc.resume(job)
+    assert job.state is JobState.SUSPENDED
+
+
+def test_a_forced_migration_pays_the_cost_even_onto_the_same_hosts():
+    # Liu 2013's preemption: the saved state is restored wherever the job resumes
+    sim, dc = world(migration_cost=20.0)
+    job = submitted(dc, Job(1, 0, 1, runtime=30))
+    dc.start(job, hosts=[0])
+    sim.run(until=10)
+    dc.suspend(job)
+    dc.resume(job, hosts=[0], migrate=True)
+    sim.run()
+    # restored at 30, 20 s of work left -> ends at 50
+    assert job.finish_time == 50.0 and (job.migrations, job.context_switches) == (1, 0)
 
 
 def test_illegal_actions_raise():
@@ -101,7 +143,7 @@ def test_a_policy_needing_more_tiers_fails_when_attached():
         min_tiers = 2
 
     sim = Simulation()
-    dc = Datacenter(sim, 4, 1)
+    dc = Datacenter(sim, hosts=4, tiers=1)
     with pytest.raises(PolicyError, match="needs at least 2 tiers; the datacenter has 1"):
         dc.attach(TwoTier())
 
@@ -116,8 +158,8 @@ def test_background_process_speed_is_eff_times_idle_share():
     bg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(0.6,), cpu_estimate=(0.6,)))
     dc.start(fg, 0)
     dc.start(bg, 1)
-    assert fg.speed == pytest.approx(0.98)
-    assert bg.speed == pytest.approx(0.9 * 0.3 / 0.6)   # single-process job: eff 0.9
+    assert dc.speed_of(fg) == pytest.approx(0.98)
+    assert dc.speed_of(bg) == pytest.approx(0.9 * 0.3 / 0.6)   # single-process job: eff 0.9
 
 
 def test_background_job_runs_at_full_speed_when_the_foreground_is_idle_and_rerates():
@@ -127,7 +169,7 @@ def test_background_job_runs_at_full_speed_when_the_foreground_is_idle_and_rerat
     dc.start(fg, 0, hosts=[0])
     dc.start(bg, 1, hosts=[0, 1])
     # process on host 0 under fg: 0.5 * min(1, 0.5/0.5) = 0.5; job speed = slowest = 0.5
-    assert bg.speed == pytest.approx(0.5)
+    assert dc.speed_of(bg) == pytest.approx(0.5)
     sim.run()
     # fg (speed 0.98 beside the bg) ends at 10/0.98; bg did 0.5 * 10/0.98 by then, then 1.0
     t1 = 10 / 0.98
@@ -142,7 +184,7 @@ def test_idle_floor_keeps_a_background_job_moving_under_a_full_foreground():
     bg = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(1.0,), cpu_estimate=None))
     dc.start(fg, 0)
     dc.start(bg, 1)          # allowed: with unknown usage the threshold cannot be applied
-    assert bg.speed == pytest.approx(0.9 * 0.04)
+    assert dc.speed_of(bg) == pytest.approx(0.9 * 0.04)
 
 
 def test_no_background_placement_above_the_threshold():
@@ -166,7 +208,7 @@ def test_swap_tiers_moves_a_job_in_place_only_onto_idle_slots():
     sim.run(until=10 / 0.98 + 1)      # fg finished
     dc.swap_tiers(bg)
     assert bg.tier == 0 and [h.id for h in bg.hosts] == [0, 1] and bg.swaps == 1
-    assert bg.speed == 1.0 and dc.idle(1) == 2
+    assert dc.speed_of(bg) == 1.0 and dc.idle(1) == 2
 
 
 def test_three_tiers_follow_the_same_rule_tier_by_tier():
@@ -174,14 +216,14 @@ def test_three_tiers_follow_the_same_rule_tier_by_tier():
     # tier 0 loses 2 %). Tier 1 gets 1 - 0.5 = 0.5 >= 0.3: 0.9 * 1 = 0.9.
     # Tier 2 gets what tier 1 leaves: 0.5 - 0.3 = 0.2, for 0.4 needed: 0.9 * 0.2 / 0.4 = 0.45.
     sim = Simulation(seed=1)
-    dc = Datacenter(sim, 1, 3, interference=FIXED, check=True)
+    dc = Datacenter(sim, hosts=1, tiers=3, interference=FIXED, check=True)
     dc.attach(Idle())
     jobs = [Job(i, 0, 1, runtime=100, cpu_usage=(c,), cpu_estimate=(c,))
             for i, c in ((1, 0.5), (2, 0.3), (3, 0.4))]
     for tier, job in enumerate(jobs):
         submitted(dc, job)
         dc.start(job, tier)
-    assert [j.speed for j in jobs] == pytest.approx([0.98, 0.9, 0.45])
+    assert [dc.speed_of(j) for j in jobs] == pytest.approx([0.98, 0.9, 0.45])
 
 
 def test_jobdispatch_puts_the_heaviest_process_on_the_lightest_host():

@@ -151,7 +151,8 @@ def test_a_two_tier_policy_refuses_four_tiers(tmp_path):
 def test_interference_numbers_can_be_overridden_and_checked(tmp_path):
     ok = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, multi_mean: 0.5}}")
     sc = load_scenario(write(tmp_path, ok))
-    assert sc.datacenter.interference.overrides == {"multi_mean": 0.5}
+    model = sc.datacenter.interference
+    assert model.name == "liu2013" and model.multi_mean == 0.5 and model.multi_sd == 0.144
     bad = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, idle_floor: 2}}")
     with pytest.raises(ScenarioError, match=r"datacenter\.interference\.idle_floor"):
         load_scenario(write(tmp_path, bad, "b.yaml"))

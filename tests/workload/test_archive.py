@@ -12,7 +12,8 @@ import threading
 import pytest
 
 from cloudsim_py.workload import archive
-from cloudsim_py.workload.archive import CATALOGUE, add_traces_commands, cache_dir, find_trace
+from cloudsim_py.commands.traces import add_traces_commands
+from cloudsim_py.workload.archive import CATALOGUE, cache_dir, find_trace
 
 from .conftest import shared_traces_dir
 

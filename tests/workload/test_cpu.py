@@ -34,7 +34,9 @@ def test_unknown_and_full_estimates():
     assert CpuEstimateModel("full").estimate_many(usage, np.random.default_rng(0)) == [(1.0, 1.0)]
 
 
-@pytest.mark.parametrize("kw", [dict(low=0.0), dict(high=1.2), dict(single=-1.0)])
-def test_usage_outside_zero_one_is_refused(kw):
-    with pytest.raises(ValueError, match=r"outside \(0, 1\]"):
+@pytest.mark.parametrize("kw,msg", [(dict(low=0.0), "low: must be > 0, got 0"),
+                                    (dict(high=1.2), "high: must be <= 1, got 1.2"),
+                                    (dict(single=-1.0), "single: must be > 0, got -1")])
+def test_usage_outside_zero_one_is_refused_naming_the_field(kw, msg):
+    with pytest.raises(ValueError, match=msg):
         CpuUsageModel(**kw)

@@ -8,7 +8,7 @@ import gzip
 import numpy as np
 import pytest
 
-from cloudsim_py.workload.commands import add_workload_commands, parse_params
+from cloudsim_py.commands.workload import add_workload_commands, parse_params
 from cloudsim_py.workload.swf import read_header
 from cloudsim_py.workload.table import read_table
 

@@ -2,8 +2,7 @@
 CMCBF, AMCBF) and the k-tier generalisation (KTCBF). Importing registers them."""
 
 from .ccfcfs import AcfcfsBroker, CcfcfsBroker
-from .mbf import AmbfBroker, AmcbfBroker, CmbfBroker, CmcbfBroker, KtcbfBroker
-from .queue import WaitQueue, arrival
+from .mbf import AmbfBroker, AmcbfBroker, CmbfBroker, CmcbfBroker, KtcbfBroker, MigrationBackfillBroker
 
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "CcfcfsBroker", "CmbfBroker",
-           "CmcbfBroker", "KtcbfBroker", "WaitQueue", "arrival"]
+           "CmcbfBroker", "KtcbfBroker", "MigrationBackfillBroker"]

@@ -10,7 +10,8 @@ import heapq
 
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
-from .queue import WaitQueue, arrival
+from ..eviction import keep_smallest, take_newest_first
+from ..queues import WaitQueue, arrival
 
 FG, BG = 0, 1
 RUNNING = JobState.RUNNING
@@ -30,11 +31,11 @@ class CcfcfsBroker(Broker):
 
     min_tiers = 2
     max_tiers = 2
+    queue_type = WaitQueue
     aggressive = False
 
     def bind(self, dc) -> None:
         super().bind(dc)
-        self.queue = WaitQueue()  # type: ignore[assignment]
         self._fg_event = False
         self._bg_event = False
 
@@ -83,7 +84,7 @@ class CcfcfsBroker(Broker):
         dc = self.dc
         rest = []
         for job in selected:
-            if job.state is RUNNING and all(h.slots[FG].job is None for h in job.hosts):
+            if job.state is RUNNING and all(dc.job_at(h, FG) is None for h in job.hosts):
                 dc.swap_tiers(job, FG)    # lines 24-27: switch up in place
             else:
                 rest.append(job)
@@ -145,12 +146,9 @@ class AcfcfsBroker(CcfcfsBroker):
             later = [r for r in fg_newest_first if r not in marked and arrival(r) > key]
             if need > idle + sum(r.procs for r in later):      # line 26: stop (FCFS order)
                 break
-            for r in later:                                    # lines 21-24: newest first
-                if idle >= need:
-                    break
-                idle += r.procs
-                evicted.append(r)
-                marked.add(r)
+            taken, idle = take_newest_first(later, idle, need)  # lines 21-24: newest first
+            evicted += taken
+            marked.update(taken)
             idle -= need
             selected.append(job)
         self._refine_evicted(evicted, idle)
@@ -159,13 +157,9 @@ class AcfcfsBroker(CcfcfsBroker):
     def _refine_evicted(self, evicted: list[Job], idle: int) -> None:
         """Liu 2015 Alg. 3 lines 32-43, then line 29: kill what is still marked."""
         dc = self.dc
-        if idle > 0:                                           # lines 34-39
-            for job in sorted(evicted, key=lambda j: (j.procs, arrival(j))):
-                if job.procs <= idle:
-                    idle -= job.procs
-                    evicted.remove(job)
+        keep_smallest(evicted, idle)                           # lines 34-39
         for job in list(evicted):                              # lines 40-43
-            if all(h.slots[BG].job is None for h in job.hosts):
+            if all(dc.job_at(h, BG) is None for h in job.hosts):
                 evicted.remove(job)
                 dc.swap_tiers(job, BG)
         for job in evicted:                                    # line 29

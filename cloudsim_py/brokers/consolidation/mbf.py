@@ -35,7 +35,8 @@ from typing import Iterable
 from ...errors import PolicyError
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
-from .queue import WaitQueue, arrival
+from ..eviction import keep_smallest, take_newest_first
+from ..queues import WaitQueue, arrival
 
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
@@ -49,10 +50,10 @@ class MigrationBackfillBroker(Broker):
     levels: int | None = 1
     #: only the head of the queue may preempt (the "aggressive" A-variants)
     head_only = False
+    queue_type = WaitQueue
 
     def bind(self, dc) -> None:
         super().bind(dc)
-        self.queue = WaitQueue()  # type: ignore[assignment]
         self.k = dc.tiers if self.levels is None else self.levels
         if self.k > dc.tiers:
             raise PolicyError(f"policy {self.name!r} uses {self.k} tiers; the datacenter has {dc.tiers}")
@@ -74,8 +75,10 @@ class MigrationBackfillBroker(Broker):
             self.queue.remove(job)
             placed = dc.start(job, tier)
         elif job.state is SUSPENDED:
+            # Liu 2013 section 4.1: a preempted job's state was saved; restoring it costs the
+            # migration cost wherever it resumes (JobDispatch may pick the same hosts)
             self.queue.remove(job)
-            placed = dc.resume(job, tier)
+            placed = dc.resume(job, tier, migrate=True)
         else:  # running in a lower tier
             own = [h for h in job.hosts if dc.is_available(h, tier)]
             if len(own) == job.procs:
@@ -94,10 +97,10 @@ class MigrationBackfillBroker(Broker):
         threshold = dc.threshold
         victims: dict[Job, None] = {}
         for h in hosts:
-            if h.load < threshold:     # the tiers above any slot use at most the host's load
+            if dc.host_load(h) < threshold:  # the tiers above any slot use at most the host's load
                 continue
             for low in range(tier + 1, dc.tiers):
-                other = h.slots[low].job
+                other = dc.job_at(h, low)
                 if other is not None and dc.load_above(h, low) >= threshold:
                     victims[other] = None
         for job in victims:
@@ -108,8 +111,7 @@ class MigrationBackfillBroker(Broker):
         """Make room in ``tier``: one tier down by a swap if possible, else suspend."""
         dc = self.dc
         below = tier + 1
-        if below < self.k and all(h.slots[below].job is None for h in job.hosts) and \
-                all(dc.load_above(h, below, exclude=job) < dc.threshold for h in job.hosts):
+        if below < self.k and dc.can_swap(job, below):
             dc.swap_tiers(job, below)
         else:
             dc.suspend(job)
@@ -161,18 +163,9 @@ class MigrationBackfillBroker(Broker):
     def _preempt_for(self, job: Job, later: list[Job], idle: int) -> None:
         """Collect later arrivals newest first until ``job`` fits; keep those not needed."""
         need = job.procs
-        chosen: list[Job] = []
-        for r in reversed(later):
-            if idle >= need:
-                break
-            if r.state is RUNNING and r.tier == 0:
-                idle += r.procs
-                chosen.append(r)
-        spare = idle - need
-        for r in sorted(chosen, key=lambda j: (j.procs, arrival(j))):   # smallest stay first
-            if r.procs <= spare:
-                spare -= r.procs
-                chosen.remove(r)
+        chosen, idle = take_newest_first(
+            (r for r in reversed(later) if r.state is RUNNING and r.tier == 0), idle, need)
+        keep_smallest(chosen, idle - need)                 # the smallest not needed stay
         for r in chosen:
             self._evict(r, 0)
         self._place(job, 0)

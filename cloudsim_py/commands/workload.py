@@ -17,12 +17,12 @@ import numpy as np
 import yaml
 
 from ..errors import CloudSimError, ScenarioError, TraceError
-from .models import generate_from_spec, model_parameters, workload_models
-from .models.header import header_load
-from .models.stats import describe, header_problems, short_job_table, SIZE_CLASSES
-from .models.tsafrir05 import default_max_est, tsafrir05_estimates
-from .swf import write_swf
-from .table import COL, prepare, read_table
+from ..workload.models import generate_from_spec, model_parameters, workload_models
+from ..workload.models.header import header_load
+from ..workload.models.stats import describe, header_problems, short_job_table, SIZE_CLASSES
+from ..workload.models.tsafrir05 import default_max_est, tsafrir05_estimates
+from ..workload.swf import write_swf
+from ..workload.table import COL, prepare, read_table
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:

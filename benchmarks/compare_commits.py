@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Compare this checkout with another commit: identical schedules, and speed in one interleaved run.
+
+    python benchmarks/compare_commits.py --base 08e831d                 # outputs + speed
+    python benchmarks/compare_commits.py --base 08e831d --only outputs  # jobs.csv identity only
+    python benchmarks/compare_commits.py --base 08e831d --only speed --repeat 5
+
+*outputs*: ``jobs.csv`` of KTH-SP2 (seed 1) under FCFS, EASY, conservative, CCFCFS, ACFCFS,
+AMCBF and KTCBF (2 and 4 tiers), computed by both trees, must be byte-identical (sha256 shown).
+*speed*: the configurations of ``bench_policies.py`` and ``bench_consolidation.py``, each timed
+in a fresh process per tree (whole run: read + clean + simulate + metrics, in CPU seconds of the
+process, so interpreter start-up and other processes' use of the machine are left out), the two
+trees alternating run by run so that the machine's noise hits both alike; best of ``--repeat``. Exit code 1 if an output differs.
+
+The base tree is a temporary ``git worktree`` of ``--base``; both run with ``PYTHONPATH`` set to
+their tree and the same interpreter. Traces come from ``$CLOUDSIM_PY_TRACES``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, REPO)
+
+from cloudsim_py.experiments.liu2015 import traces_dir  # noqa: E402
+
+KTH = ("KTH-SP2-1996-2.1-cln.swf.gz", 100)
+#: (policy, tiers) whose KTH-SP2 jobs.csv must not change
+OUTPUTS = [("fcfs", 1), ("easy", 1), ("conservative", 1), ("ccfcfs", 2), ("acfcfs", 2),
+           ("amcbf", 2), ("ktcbf", 2), ("ktcbf", 4)]
+#: (trace, processors, policy, tiers): bench_policies.py and bench_consolidation.py
+SPEED = (
+    [(t, p, pol, 1) for t, p in (("normalized/kth.swf", 100), ("normalized/lublin256.swf", 256),
+                                 KTH) for pol in ("fcfs", "easy", "conservative")]
+    + [("CTC-SP2-1996-3.1-cln.swf.gz", 338, pol, 1) for pol in ("fcfs", "easy")]
+    + [(t, p, pol, tiers) for t, p in (KTH, ("NASA-iPSC-1993-3.1-cln.swf.gz", 128),
+                                       ("SDSC-Par-1996-3.1-cln.swf.gz", 400))
+       for pol, tiers in (("ccfcfs", 2), ("acfcfs", 2), ("cmbf", 1), ("ambf", 1), ("cmcbf", 2),
+                          ("amcbf", 2), ("ktcbf", 2))]
+)
+
+CHILD = r"""
+import hashlib, sys, time
+from cloudsim_py import prepare, read_table, simulate
+path, procs, policy, tiers, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), sys.argv[5]
+t0 = time.process_time()
+table = prepare(read_table(path), procs, "trace")
+r = simulate(table, hosts=procs, tiers=tiers, policy=policy, seed=1)
+t1 = time.process_time()
+text = r.records.to_csv()
+if out != "-":
+    with open(out, "w") as fh:
+        fh.write(text)
+print(t1 - t0, r.summary["jobs_finished"], r.summary["events"], hashlib.sha256(text.encode()).hexdigest())
+"""
+
+
+def run(tree: str, path: str, procs: int, policy: str, tiers: int, out: str = "-") -> tuple[float, int, int, str]:
+    env = dict(os.environ, PYTHONPATH=tree)
+    res = subprocess.run([sys.executable, "-c", CHILD, path, str(procs), policy, str(tiers), out],
+                         env=env, capture_output=True, text=True, cwd=tree)
+    if res.returncode != 0:
+        raise SystemExit(f"{tree}: {policy} on {path} failed:\n{res.stderr}")
+    secs, jobs, events, digest = res.stdout.split()
+    return float(secs), int(jobs), int(events), digest
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--base", required=True, help="commit to compare against")
+    ap.add_argument("--only", choices=("outputs", "speed"))
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", help="write both trees' jobs.csv files into this folder")
+    ap.add_argument("--match", help="only speed configurations whose trace or policy contains this")
+    args = ap.parse_args()
+    if args.keep:
+        os.makedirs(args.keep, exist_ok=True)
+    base_dir = tempfile.mkdtemp(prefix="cloudsim-base-")
+    subprocess.run(["git", "-C", REPO, "worktree", "add", "--detach", base_dir, args.base],
+                   check=True, capture_output=True)
+    trees = (("base", base_dir), ("head", REPO))
+    failed = False
+    try:
+        if args.only in (None, "outputs"):
+            print(f"# jobs.csv on {KTH[0]}, seed 1: base {args.base} vs this checkout")
+            for policy, tiers in OUTPUTS:
+                digests = []
+                for label, tree in trees:
+                    out = os.path.join(args.keep, f"{policy}-{tiers}-{label}.csv") if args.keep else "-"
+                    digests.append(run(tree, os.path.join(traces_dir(), KTH[0]), KTH[1], policy, tiers, out)[3])
+                same = digests[0] == digests[1]
+                failed |= not same
+                print(f"{policy:13} tiers={tiers}  {'identical' if same else 'DIFFERENT'}  "
+                      f"{digests[0][:16]}  {digests[1][:16]}", flush=True)
+        if args.only in (None, "speed"):
+            print(f"\n# whole-run CPU seconds, best of {args.repeat}, interleaved; {sys.version.split()[0]}")
+            print(f"{'trace':32} {'policy':13} {'tiers':>5} {'jobs':>7} {'base s':>7} {'head s':>7} "
+                  f"{'head/base':>9} {'head jobs/s':>11}")
+            for name, procs, policy, tiers in SPEED:
+                if args.match and args.match not in name and args.match != policy:
+                    continue
+                path = os.path.join(traces_dir(), name)
+                if not os.path.isfile(path):
+                    print(f"{name:32} (missing, skipped)")
+                    continue
+                best = {"base": float("inf"), "head": float("inf")}
+                jobs = 0
+                for _ in range(args.repeat):
+                    for label, tree in trees:
+                        secs, jobs, _, _ = run(tree, path, procs, policy, tiers)
+                        best[label] = min(best[label], secs)
+                print(f"{name:32} {policy:13} {tiers:5d} {jobs:7d} {best['base']:7.2f} "
+                      f"{best['head']:7.2f} {best['head'] / best['base']:9.3f} "
+                      f"{jobs / best['head']:11,.0f}", flush=True)
+    finally:
+        subprocess.run(["git", "-C", REPO, "worktree", "remove", "--force", base_dir], capture_output=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

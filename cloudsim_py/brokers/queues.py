@@ -1,0 +1,128 @@
+"""Waiting queues a broker chooses from (``Broker.queue_type``): FIFO for the k = 1 policies,
+and one indexed by arrival and by size for the consolidation policies. Every queue supports
+``add``, ``remove``, ``head``, ``len``, ``in`` and iteration in arrival order."""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
+
+from sortedcontainers import SortedKeyList
+
+from ..workload.job import JobState
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..workload.job import Job
+
+#: Arrival order: ``job.order`` = (submit time, id); a killed or suspended job keeps its place.
+arrival = attrgetter("order")
+QUEUED = JobState.QUEUED
+
+
+class JobQueue(Protocol):
+    """What the base broker and the tools rely on; a broker may use more of its own type."""
+
+    def add(self, job: "Job") -> None: ...
+    def remove(self, job: "Job") -> None: ...
+    def head(self) -> "Job | None": ...
+    def __len__(self) -> int: ...
+    def __contains__(self, job: object) -> bool: ...
+    def __iter__(self) -> Iterator["Job"]: ...
+
+
+class FifoQueue:
+    """Jobs in the order they were added (submission order), in a plain list: appending and
+    dropping from the front are what FCFS and EASY do, and both are cheap.
+
+    ``jobs`` is the list itself, for the broker that owns the queue to scan without a copy;
+    ``add`` is the list's own ``append`` (no Python call per arrival)."""
+
+    __slots__ = ("jobs", "add")
+
+    def __init__(self) -> None:
+        self.jobs: list[Job] = []
+        #: add a job at the back
+        self.add: Callable[[Job], None] = self.jobs.append
+
+    def remove(self, job: "Job") -> None:
+        """O(n)."""
+        self.jobs.remove(job)
+
+    def head(self) -> "Job | None":
+        return self.jobs[0] if self.jobs else None
+
+    def pop(self, index: int) -> "Job":
+        """Remove and return the job at ``index`` (0: the head)."""
+        return self.jobs.pop(index)
+
+    def drop_front(self, n: int) -> None:
+        """Remove the first ``n`` jobs (those just started)."""
+        del self.jobs[:n]
+
+    def drop_started(self) -> None:
+        """Keep only the jobs still queued, in place; O(n)."""
+        self.jobs[:] = [j for j in self.jobs if j.state is QUEUED]
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __bool__(self) -> bool:
+        return bool(self.jobs)
+
+    def __contains__(self, job: object) -> bool:
+        return job in self.jobs
+
+    def __iter__(self) -> Iterator["Job"]:
+        return iter(self.jobs)
+
+    def __getitem__(self, i: int) -> "Job":
+        return self.jobs[i]
+
+    def __repr__(self) -> str:
+        return f"FifoQueue({[j.id for j in self.jobs]})"
+
+
+def _size_key(job: "Job") -> tuple[int, tuple[float, int]]:
+    return (job.procs, job.order)
+
+
+class WaitQueue:
+    """Waiting jobs (queued, or suspended with saved state), indexed two ways, both O(log n)
+    to update, so passes walk only the jobs that can matter."""
+
+    __slots__ = ("_by_arrival", "_by_size")
+
+    def __init__(self) -> None:
+        self._by_arrival = SortedKeyList(key=arrival)
+        self._by_size = SortedKeyList(key=_size_key)
+
+    def add(self, job: "Job") -> None:
+        self._by_arrival.add(job)
+        self._by_size.add(job)
+
+    def remove(self, job: "Job") -> None:
+        self._by_arrival.remove(job)
+        self._by_size.remove(job)
+
+    def __contains__(self, job: object) -> bool:
+        return job in self._by_arrival
+
+    def __len__(self) -> int:
+        return len(self._by_arrival)
+
+    def __iter__(self) -> Iterator["Job"]:
+        """Arrival order."""
+        return iter(self._by_arrival)
+
+    def head(self) -> "Job | None":
+        return self._by_arrival[0] if self._by_arrival else None  # type: ignore[no-any-return]
+
+    def by_size(self) -> Iterator["Job"]:
+        """Smallest first (SMJF), ties in arrival order."""
+        return iter(self._by_size)
+
+    def fitting(self, procs: int) -> list["Job"]:
+        """Jobs of at most ``procs`` processes, in arrival order; O(log n + answer)."""
+        small = list(self._by_size.irange_key(max_key=(procs, (float("inf"), float("inf")))))
+        small.sort(key=arrival)
+        return small

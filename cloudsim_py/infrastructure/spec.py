@@ -1,0 +1,138 @@
+"""The datacenter's options as one attrs class: defaults and checks live here once, whether
+the values come from YAML (the scenario loader adds file and line), from ``simulate(...)``
+keywords or from Python. Imports nothing from brokers, workloads or scenarios."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import attrs
+
+from ..errors import CloudSimError, SpecError
+from ..execution.interference import InterferenceModel, presets
+from ..validate import boolean, check_number, choice, integer, kind, number, text
+
+#: more hosts than this is a typing error, not a machine (and would exhaust memory)
+MAX_HOSTS = 10_000_000
+MAX_TIERS = 64
+
+
+def _interference(value: Any) -> InterferenceModel | None:
+    """A preset name, a preset with overridden numbers (``{preset: liu2015, loss_high: 0.05}``),
+    or a model; ``None``: the default for the tier count."""
+    if value is None or isinstance(value, InterferenceModel):
+        return value
+    if isinstance(value, str):
+        if value not in presets:
+            raise SpecError("interference", f"unknown interference preset {value!r}; "
+                                            f"known: {', '.join(presets.names())}")
+        return presets.get(value)
+    if not isinstance(value, Mapping):
+        raise SpecError("interference", f"expected a preset name or a mapping, got {kind(value)}")
+    raw = dict(value)
+    preset = raw.pop("preset", "liu2015")
+    if not isinstance(preset, str) or preset not in presets:
+        raise SpecError("interference.preset", f"unknown interference preset {preset!r}; "
+                                               f"known: {', '.join(presets.names())}")
+    numbers = [f.name for f in attrs.fields(InterferenceModel) if f.name != "name"]
+    for key, v in raw.items():
+        if key not in numbers:
+            raise SpecError(f"interference.{key}", f"unknown key {key!r}; known keys: "
+                                                   f"{', '.join(['preset'] + numbers)}")
+        raw[key] = check_number(f"interference.{key}", v)
+    try:
+        return attrs.evolve(presets.get(preset), **raw)
+    except ValueError as exc:
+        key = next((k for k in raw if k in str(exc)), None)
+        raise SpecError(f"interference.{key}" if key else "interference", str(exc)) from None
+
+
+@attrs.define(slots=True, frozen=True)
+class HostGroup:
+    """``count`` hosts of one speed (work seconds per second) and type (heterogeneous VMs)."""
+
+    count: int = attrs.field(validator=integer(1, MAX_HOSTS))
+    speed: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
+    type: str = attrs.field(default="default", validator=text())
+
+
+def _groups(value: Any) -> tuple[HostGroup, ...]:
+    if isinstance(value, tuple) and all(isinstance(g, HostGroup) for g in value):
+        return value
+    if not isinstance(value, (list, tuple)):
+        raise SpecError("groups", f"expected a list of host groups, got {kind(value)}")
+    out = []
+    for i, g in enumerate(value):
+        if isinstance(g, HostGroup):
+            out.append(g)
+            continue
+        if not isinstance(g, Mapping):
+            raise SpecError(f"groups.{i}", f"expected a mapping (count, speed, type), got {kind(g)}")
+        known = [f.name for f in attrs.fields(HostGroup)]
+        for key in g:
+            if key not in known:
+                raise SpecError(f"groups.{i}.{key}", f"unknown key {key!r}; known keys: {', '.join(known)}")
+        if "count" not in g:
+            raise SpecError(f"groups.{i}.count", "missing")
+        try:
+            out.append(HostGroup(**g))
+        except SpecError as exc:
+            raise exc.within(f"groups.{i}") from None
+    return tuple(out)
+
+
+@attrs.define(slots=True, frozen=True)
+class DatacenterSpec:
+    """Options of one datacenter (``datacenter:`` in a scenario).
+
+    ``hosts``: processors (``None``: the trace header's MaxProcs, resolved by the scenario
+    runner); ``groups``: hosts of other speeds or types instead of ``hosts`` identical ones
+    of ``speed``; ``tiers``: VM tier slots per host; ``interference``: a preset name, a preset
+    with overrides, or a model (default: ``liu2015`` with tiers, ``none`` without);
+    ``threshold``: shortcut for ``interference.threshold``; ``migration_cost``: seconds before a
+    job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement) or
+    ``slice`` (redrawn every ``slice_s``); ``check``: verify invariants after every timestamp.
+    """
+
+    hosts: int | None = attrs.field(default=None, validator=integer(1, MAX_HOSTS, optional=True))
+    tiers: int = attrs.field(default=1, validator=integer(1, MAX_TIERS))
+    interference: InterferenceModel | None = attrs.field(default=None, converter=_interference)
+    threshold: float | None = attrs.field(default=None, validator=number(0.0, 1.0, low_open=True,
+                                                                         optional=True))
+    migration_cost: float = attrs.field(default=20.0, validator=number(0.0))
+    fidelity: str = attrs.field(default="event", validator=choice(("event", "slice")))
+    slice_s: float = attrs.field(default=60.0, validator=number(0.0, low_open=True))
+    check: bool = attrs.field(default=False, validator=boolean)
+    speed: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
+    groups: tuple[HostGroup, ...] = attrs.field(default=(), converter=_groups)
+    name: str = attrs.field(default="dc", validator=text())
+
+    def __attrs_post_init__(self) -> None:
+        if self.groups:
+            total = sum(g.count for g in self.groups)
+            if total > MAX_HOSTS:
+                raise SpecError("groups", f"{total:,} hosts in all; at most {MAX_HOSTS:,}")
+            if self.hosts is not None and self.hosts != total:
+                raise SpecError("hosts", f"{self.hosts} hosts but the groups hold {total}")
+            if self.speed != 1.0:
+                raise SpecError("speed", "give the speed per group when groups are given")
+
+    @property
+    def host_count(self) -> int:
+        if self.groups:
+            return sum(g.count for g in self.groups)
+        if self.hosts is None:
+            raise CloudSimError("datacenter.hosts is not set (and no trace header gave MaxProcs)")
+        return self.hosts
+
+    def host_groups(self) -> tuple[HostGroup, ...]:
+        """The hosts as groups, in host-id order."""
+        return self.groups or (HostGroup(self.host_count, self.speed),)
+
+    def interference_model(self) -> InterferenceModel:
+        """The interference numbers in force: the model or preset given, else ``liu2015`` with
+        tiers and ``none`` without; ``threshold`` overrides the model's."""
+        model = self.interference or presets.get("liu2015" if self.tiers > 1 else "none")
+        if self.threshold is not None and self.threshold != model.threshold:
+            model = attrs.evolve(model, threshold=self.threshold)
+        return model
