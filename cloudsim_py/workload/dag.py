@@ -55,54 +55,86 @@ NodeCost = Union[Mapping[Any, Any], Callable[[Any], Any]]
 EdgeCost = Union[Mapping[Any, Any], Callable[[Any, Any], Any]]
 
 
-def _check_number(job: object, where: str, key: str, value: object, positive: bool) -> None:
-    ok = False
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+def _valid_number(value: object, positive: bool) -> bool:
+    """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float."""
+    kind = type(value)
+    if kind is float or kind is int:
+        number = value  # type: ignore[assignment]
+    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
         number = float(value)
-        ok = math.isfinite(number) and (number > 0 if positive else number >= 0)
-    if not ok:
-        raise DAGError(f"job {job}, {where}: {key} = {value!r} must be a finite number "
-                       f"{'> 0' if positive else '>= 0'}")
+    else:
+        return False
+    if positive:
+        return 0 < number < math.inf  # type: ignore[operator]
+    return 0 <= number < math.inf  # type: ignore[operator]
+
+
+def _number_error(job: object, where: str, key: str, value: object, positive: bool) -> DAGError:
+    return DAGError(f"job {job}, {where}: {key} = {value!r} must be a finite number "
+                    f"{'> 0' if positive else '>= 0'}")
+
+
+_KNOWN_TASK_FIELDS = frozenset(TASK_FIELDS)
+_NUMERIC_TASK_FIELDS = (("runtime", False), ("cpus", True), ("memory_mb", False), ("image_mb", False))
 
 
 def _check_tasks(job_id: object, graph: nx.DiGraph) -> None:
-    known = set(TASK_FIELDS)
-    for task, data in graph.nodes(data=True):
-        unknown = set(data) - known
-        if unknown:
-            raise DAGError(f"job {job_id}, task {task!r}: unknown field {sorted(unknown)[0]!r} "
+    known, numeric = _KNOWN_TASK_FIELDS, _NUMERIC_TASK_FIELDS
+    for task, data in graph.nodes.items():
+        if not data.keys() <= known:
+            unknown = sorted(map(str, data.keys() - known))[0]
+            raise DAGError(f"job {job_id}, task {task!r}: unknown field {unknown!r} "
                            f"(known: {', '.join(TASK_FIELDS)})")
-        if "type" not in data and "runtime" not in data:
+        kind = data.get("type")
+        if kind is not None:
+            if type(kind) is not int and type(kind) is not str and not isinstance(kind, Hashable):
+                raise DAGError(f"job {job_id}, task {task!r}: type {kind!r} must be a hashable key")
+        elif "type" in data:
+            raise DAGError(f"job {job_id}, task {task!r}: type None is not a task type")
+        elif "runtime" not in data:
             raise DAGError(f"job {job_id}, task {task!r}: missing field 'type' or 'runtime' "
                            "(one is needed for its execution time)")
-        if "type" in data and (data["type"] is None or not isinstance(data["type"], Hashable)):
-            raise DAGError(f"job {job_id}, task {task!r}: type {data['type']!r} must be a hashable key")
-        where = f"task {task!r}"
-        if "runtime" in data:
-            _check_number(job_id, where, "runtime", data["runtime"], positive=False)
-        if "cpus" in data:
-            _check_number(job_id, where, "cpus", data["cpus"], positive=True)
-        for key in ("memory_mb", "image_mb"):
-            if key in data:
-                _check_number(job_id, where, key, data[key], positive=False)
+        for key, positive in numeric:
+            value = data.get(key)
+            if value is not None or key in data:
+                if not _valid_number(value, positive):
+                    raise _number_error(job_id, f"task {task!r}", key, value, positive)
 
 
 def _check_edges(job_id: object, graph: nx.DiGraph) -> None:
     for u, v, data in graph.edges(data=True):
+        if not data:
+            continue
         for key, value in data.items():
             if key not in EDGE_FIELDS:
                 raise DAGError(f"job {job_id}, edge {u!r} -> {v!r}: unknown field {key!r} "
                                f"(known: {', '.join(EDGE_FIELDS)})")
-            _check_number(job_id, f"edge {u!r} -> {v!r}", key, value, positive=False)
+            if not _valid_number(value, False):
+                raise _number_error(job_id, f"edge {u!r} -> {v!r}", key, value, False)
 
 
 def _topological_order(job_id: object, graph: nx.DiGraph) -> tuple[Task, ...]:
-    try:
-        return tuple(nx.topological_sort(graph))
-    except nx.NetworkXUnfeasible:
+    """The insertion order if it is topological (every edge goes forward: the usual case, and
+    always for generated jobs), else Kahn's algorithm, first-in first-out from the tasks in
+    insertion order. Deterministic either way. A cycle is a DAGError naming the job and the cycle."""
+    pred, succ = graph.pred, graph.succ
+    position = {t: i for i, t in enumerate(pred)}
+    if all(position[u] < position[v] for u, v in graph.edges()):
+        return tuple(position)
+    waiting = {t: len(p) for t, p in pred.items()}
+    order = [t for t, n in waiting.items() if n == 0]
+    i = 0
+    while i < len(order):
+        for s in succ[order[i]]:
+            waiting[s] -= 1
+            if waiting[s] == 0:
+                order.append(s)
+        i += 1
+    if len(order) != len(waiting):
         cycle = nx.find_cycle(graph)
         path = " -> ".join(repr(u) for u, _ in cycle) + f" -> {cycle[0][0]!r}"
-        raise DAGError(f"job {job_id}: the task graph has a cycle {path}") from None
+        raise DAGError(f"job {job_id}: the task graph has a cycle {path}")
+    return tuple(order)
 
 
 @attrs.frozen(slots=True, eq=False)
@@ -111,7 +143,7 @@ class DagJob:
     (:class:`~cloudsim_py.errors.DAGError` naming the job, the task and the key).
 
     The graph is frozen (``networkx.freeze``) and owned by the job; ``order`` is a topological
-    order (networkx's, deterministic for a given insertion order). ``cloud`` is the index of the
+    order: the insertion order when it is one, else Kahn's (first in first out); deterministic. ``cloud`` is the index of the
     cloud the job is submitted to (its owner), ``mode`` its lease mode (Li et al. section III-B:
     a few jobs are advance reservations, the rest best-effort) and ``start`` the requested start of
     an AR job.
