@@ -59,7 +59,7 @@ class ExecutionTimeMatrix:
         if bad.size:
             i, j = bad[0]
             raise PlatformError(f"execution-time matrix: time of task type {self.task_types[i]!r} on VM type "
-                                f"{self.vm_types[j]!r} = {times[i, j]!r} must be finite and > 0")
+                                f"{self.vm_types[j]!r} = {float(times[i, j])!r} must be finite and > 0")
         for kind, names in (("task type", self.task_types), ("VM type", self.vm_types)):
             if len(set(names)) != len(names):
                 dup = next(n for n in names if list(names).count(n) > 1)
