@@ -20,7 +20,9 @@ Readings (documented in docs/dag-and-leases.md):
   one VM shape);
 - resource types ``CPU`` (percent), ``Memory`` (MB) and ``Disk`` (MB); any other type is an error;
 - one pair of single quotes around an image id (``'foobar.img'``, written by Haizea's converters)
-  is removed.
+  is removed;
+- elements that carry no lease data (``<description>``, ``<resource-types>``, ``<extra>``) are
+  ignored.
 
 **Old whitespace format** (Haizea's ``LWFEntry``), one lease a line, ``#`` comments:
 ``submit start duration real_duration nodes cpu memory_MB disk_MB image_id image_size_MB``
