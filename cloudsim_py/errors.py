@@ -49,3 +49,22 @@ class PolicySpecError(SpecError, PolicyError):
 
 class JobError(CloudSimError, ValueError):
     """A job description is impossible (no processors, no runtime, usage outside (0, 1]...)."""
+
+
+class LeaseError(CloudSimError):
+    """A lease request is invalid (an AR starting before its submission, a non-positive duration...);
+    the message names the lease and the key. ``reason`` is a short category that loaders count."""
+
+    def __init__(self, message: str, reason: str = "invalid lease"):
+        super().__init__(message)
+        self.reason = reason
+
+
+class DAGError(CloudSimError):
+    """A DAG job is invalid (a cycle, a missing or unknown task field); the message names the job,
+    the task and the key."""
+
+
+class PlatformError(CloudSimError):
+    """A VM type, cloud or execution-time matrix is invalid, or a task type is missing from the
+    matrix; the message names the VM type, task type, job or task and the key."""

@@ -27,3 +27,26 @@ def shared_trace():
         return path
 
     return get
+
+
+def _shared_file(folder: str, what: str, env: str, name: str) -> Path:
+    path = Path(folder) / name
+    if not path.is_file():
+        pytest.skip(f"{what} {name} not found in {folder} (set {env})")
+    return path
+
+
+@pytest.fixture
+def lease_file():
+    """``lease_file("haizea-tests/preemption.lwf")`` -> path; skips the test (saying why) if missing."""
+    from cloudsim_py.workload.shared_data import leases_dir
+
+    return lambda name: _shared_file(leases_dir(), "lease file", "CLOUDSIM_PY_LEASES", name)
+
+
+@pytest.fixture
+def workflow_file():
+    """``workflow_file("montage-....json")`` -> path; skips the test (saying why) if missing."""
+    from cloudsim_py.workload.shared_data import workflows_dir
+
+    return lambda name: _shared_file(workflows_dir(), "workflow", "CLOUDSIM_PY_WORKFLOWS", name)

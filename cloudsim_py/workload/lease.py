@@ -1,0 +1,125 @@
+"""A lease request: what a user asks of a cloud (advance reservation, best-effort or immediate).
+Imports nothing from the package but errors; knows nothing of schedulers or datacenters.
+
+The model is Haizea's (Sotomayor, Keahey and Foster, HPDC 2008; Sotomayor, Llorente and Foster,
+HPCC 2009), which Li et al. (seed 001, section III-B) build on: a lease is a set of ``nodes`` VMs,
+each with ``cpus_per_node`` CPUs and ``memory_mb`` of memory, booted from a disk image of
+``image_mb`` that is transferred before the lease starts (``S_I / b``), in one of three modes:
+
+- **advance reservation** (AR): starts at ``start`` (>= its submission), runs ``duration``, is
+  not preemptible;
+- **best-effort**: queued, runs as soon as possible, preemptible (suspend/resume) by default;
+- **immediate**: now or never (rejected when the resources are not free at submission).
+
+``real_duration`` (Haizea's ``<realduration>``) is how long the lease really runs when it ends
+before its requested ``duration``; a scheduler plans with ``duration`` and frees the slots at
+``real_duration``. Times are seconds from the start of the workload.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import numbers
+
+import attrs
+
+from ..errors import LeaseError
+
+
+class LeaseMode(enum.Enum):
+    """How a lease wants its resources (Li et al. section III-B; Haizea's three lease types)."""
+
+    AR = "ar"                    #: advance reservation: at a given start time
+    BEST_EFFORT = "best-effort"  #: queued, as soon as possible
+    IMMEDIATE = "immediate"      #: now, or rejected
+
+    @property
+    def label(self) -> str:
+        return self.value
+
+
+#: Reasons a lease request is invalid (``LeaseError.reason``); loaders count skipped leases by them.
+AR_BEFORE_SUBMIT = "advance reservation starts before its submission"
+BAD_DURATION = "duration not positive"
+BAD_REAL_DURATION = "real duration not positive or above the requested duration"
+BAD_NODES = "nodes not a positive integer"
+BAD_RESOURCES = "CPUs per node not positive, or negative memory, disk or image size"
+BAD_TIME = "submit time negative or not finite"
+BAD_START = "start given for a lease that is not an advance reservation, or missing for one"
+PREEMPTIBLE_AR = "advance reservation marked preemptible"
+
+
+def _default_preemptible(mode: LeaseMode) -> bool:
+    return mode is LeaseMode.BEST_EFFORT
+
+
+@attrs.frozen(slots=True)
+class LeaseRequest:
+    """One lease request, validated on construction (:class:`~cloudsim_py.errors.LeaseError`
+    naming the lease and the key).
+
+    >>> lease = LeaseRequest(id=2, submit_time=900.0, mode=LeaseMode.AR, start=1800.0,
+    ...                      duration=1800.0, nodes=4, memory_mb=1024, image_mb=1024)
+    >>> lease.end, lease.preemptible, lease.run_time
+    (3600.0, False, 1800.0)
+    """
+
+    id: int
+    submit_time: float
+    mode: LeaseMode
+    duration: float                       #: requested duration (s): what a scheduler plans with
+    nodes: int                            #: number of VMs (Haizea's ``numnodes``)
+    cpus_per_node: float = 1.0            #: CPUs of each VM (Haizea's CPU amount / 100)
+    memory_mb: float = 0.0                #: memory of each VM (MB); ``M_j`` when it is suspended
+    image_mb: float = 0.0                 #: disk image size ``S_I`` (MB); 0 = no image to transfer
+    start: float | None = None            #: requested start (AR only)
+    real_duration: float | None = None    #: how long it really runs (None = the requested duration)
+    preemptible: bool = attrs.field(default=attrs.Factory(lambda self: _default_preemptible(self.mode),
+                                                          takes_self=True))
+    image_id: str | None = None           #: disk image name (leases sharing one may reuse it)
+    disk_mb: float = 0.0                  #: disk space per VM beyond the image (MB)
+
+    def __attrs_post_init__(self) -> None:
+        name = f"lease {self.id}"
+        if not (math.isfinite(self.submit_time) and self.submit_time >= 0):
+            raise LeaseError(f"{name}: submit_time {self.submit_time!r} must be finite and >= 0", BAD_TIME)
+        if not (math.isfinite(self.duration) and self.duration > 0):
+            raise LeaseError(f"{name}: duration {self.duration!r} must be > 0", BAD_DURATION)
+        if self.real_duration is not None and not (0 < self.real_duration <= self.duration):
+            raise LeaseError(f"{name}: real_duration {self.real_duration!r} must be > 0 and at most the "
+                             f"requested duration {self.duration!r}", BAD_REAL_DURATION)
+        if isinstance(self.nodes, bool) or not isinstance(self.nodes, numbers.Integral) or self.nodes < 1:
+            raise LeaseError(f"{name}: nodes {self.nodes!r} must be a positive integer", BAD_NODES)
+        if not (self.cpus_per_node > 0):
+            raise LeaseError(f"{name}: cpus_per_node {self.cpus_per_node!r} must be > 0", BAD_RESOURCES)
+        for key in ("memory_mb", "image_mb", "disk_mb"):
+            value = getattr(self, key)
+            if not (value >= 0):
+                raise LeaseError(f"{name}: {key} {value!r} must be >= 0", BAD_RESOURCES)
+        if self.mode is LeaseMode.AR:
+            if self.start is None or not math.isfinite(self.start):
+                raise LeaseError(f"{name}: an advance reservation needs a finite start time", BAD_START)
+            if self.start < self.submit_time:
+                raise LeaseError(f"{name}: advance reservation starts at {self.start:g} s, before its "
+                                 f"submission at {self.submit_time:g} s", AR_BEFORE_SUBMIT)
+            if self.preemptible:
+                raise LeaseError(f"{name}: an advance reservation cannot be preemptible", PREEMPTIBLE_AR)
+        elif self.start is not None:
+            raise LeaseError(f"{name}: start {self.start!r} given for a {self.mode.label} lease "
+                             f"(only advance reservations have one)", BAD_START)
+
+    @property
+    def run_time(self) -> float:
+        """How long the lease really runs: ``real_duration`` if given, else ``duration``."""
+        return self.duration if self.real_duration is None else self.real_duration
+
+    @property
+    def end(self) -> float | None:
+        """Requested end of an AR (``start + duration``); None for other modes."""
+        return None if self.start is None else self.start + self.duration
+
+    @property
+    def cpus(self) -> float:
+        """All CPUs of the lease (``nodes x cpus_per_node``), the ``n`` of Li et al.'s tuple."""
+        return self.nodes * self.cpus_per_node

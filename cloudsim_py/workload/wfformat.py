@@ -1,0 +1,243 @@
+"""Real workflows in WfFormat (WfCommons JSON, schema 1.5 and 1.6) read into a
+:class:`~cloudsim_py.workload.dag.DagJob`, with the machines they ran on and their measured
+makespan. Imports nothing from the engine; needs no ``wfcommons`` package.
+
+Schema (github.com/wfcommons/WfFormat): ``workflow.specification.tasks`` (``id``, ``name``,
+``parents``, ``children``, ``inputFiles``, ``outputFiles``), ``workflow.specification.files``
+(``id``, ``sizeInBytes``), ``workflow.execution`` (``makespanInSeconds``, ``tasks`` with
+``id``, ``runtimeInSeconds``, optional ``coreCount``, ``memoryInBytes``, ``command.program``,
+``machines``; and ``machines`` with ``nodeName``, ``cpu.coreCount``, ``cpu.speedInMHz``,
+``memoryInBytes``).
+
+Readings:
+
+- task fields: ``runtime`` = ``runtimeInSeconds`` (seconds on the machine it ran on, i.e. speed 1);
+  ``type`` = ``command.program`` (else the task ``name``); ``cpus`` = ``coreCount`` when given;
+  ``memory_mb`` = ``memoryInBytes / 10**6`` when given; ``name`` = the task name;
+- an edge's ``data_mb`` = the total size of the files the parent writes and the child reads
+  (``outputFiles`` of the parent that are ``inputFiles`` of the child), in 10**6 bytes;
+- 1 MB = 10**6 bytes throughout (as for bandwidths in MB/s).
+
+Errors (:class:`~cloudsim_py.errors.TraceError` naming the file, the task and the key): parents and
+children that disagree, a parent/child/file/machine id that is not declared, a duplicate task id,
+a task without execution entry or runtime, an execution entry for an unknown task, a cycle, an
+unsupported ``schemaVersion``. The ``wfcommons`` package (optional, not needed here) generates
+larger synthetic instances of the same applications in this format.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Hashable, Mapping
+
+import attrs
+import networkx as nx
+
+from ..errors import DAGError, TraceError
+from .dag import DagJob
+
+SCHEMA_VERSIONS = ("1.5", "1.6")
+BYTES_PER_MB = 1_000_000
+
+
+@attrs.frozen(slots=True)
+class Machine:
+    """A machine of ``workflow.execution.machines`` (fields None when the file omits them)."""
+
+    name: str
+    cores: int | None = None
+    speed_mhz: float | None = None
+    memory_mb: float | None = None
+
+
+@attrs.frozen(slots=True)
+class Workflow:
+    """A WfFormat instance: the job, its machines, its measured makespan and where each task ran."""
+
+    name: str
+    job: DagJob
+    machines: tuple[Machine, ...]
+    makespan_s: float
+    task_machines: Mapping[str, tuple[str, ...]] = attrs.field(repr=False)
+    schema_version: str = "1.5"
+    source: str = "<memory>"
+
+
+def _get(where: str, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
+    if not isinstance(obj, Mapping) or key not in obj:
+        raise TraceError(f"{where}: key {path}.{key} is missing")
+    value = obj[key]
+    if not isinstance(value, kind) or isinstance(value, bool):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise TraceError(f"{where}: key {path}.{key} must be a {names}, not {type(value).__name__}")
+    return value
+
+
+def _number(where: str, obj: Mapping[str, Any], key: str, path: str) -> float:
+    value = float(_get(where, obj, key, (int, float), path))
+    if not value >= 0:
+        raise TraceError(f"{where}: key {path}.{key} = {value!r} must be >= 0")
+    return value
+
+
+def read_wfformat(path: str | os.PathLike, job_id: Hashable | None = None, submit_time: float = 0.0,
+                  cloud: int | None = None) -> Workflow:
+    """Read a WfFormat file; the job's id is ``job_id`` (default: the file name without ``.json``)."""
+    path = os.fspath(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except FileNotFoundError:
+        raise TraceError(f"{path}: no such file") from None
+    except json.JSONDecodeError as err:
+        raise TraceError(f"{path}:{err.lineno}: invalid JSON ({err.msg}, column {err.colno})") from None
+    if job_id is None:
+        job_id = os.path.splitext(os.path.basename(path))[0]
+    return workflow_from_dict(doc, source=path, job_id=job_id, submit_time=submit_time, cloud=cloud)
+
+
+def workflow_from_dict(doc: Mapping[str, Any], source: str = "<memory>", job_id: Hashable | None = None,
+                       submit_time: float = 0.0, cloud: int | None = None) -> Workflow:
+    """The same from an already parsed document (``source`` names it in errors; the job's id
+    defaults to the instance ``name``)."""
+    where = source
+    if not isinstance(doc, Mapping):
+        raise TraceError(f"{where}: the document must be a JSON object")
+    version = str(doc.get("schemaVersion"))
+    if version not in SCHEMA_VERSIONS:
+        raise TraceError(f"{where}: key schemaVersion = {doc.get('schemaVersion')!r} is not supported "
+                         f"(supported: {', '.join(SCHEMA_VERSIONS)}; older files have no "
+                         "specification/execution split)")
+    workflow = _get(where, doc, "workflow", Mapping, "")
+    spec = _get(where, workflow, "specification", Mapping, "workflow")
+    execution = _get(where, workflow, "execution", Mapping, "workflow")
+    spec_tasks = _get(where, spec, "tasks", list, "workflow.specification")
+    if not spec_tasks:
+        raise TraceError(f"{where}: key workflow.specification.tasks is empty")
+    sizes = _file_sizes(where, spec)
+
+    byid: dict[str, Mapping[str, Any]] = {}
+    for i, task in enumerate(spec_tasks):
+        key = f"workflow.specification.tasks[{i}]"
+        tid = _get(where, task, "id", str, key)
+        if tid in byid:
+            raise TraceError(f"{where}: {key}: task id {tid!r} is declared twice")
+        for k in ("parents", "children"):
+            _get(where, task, k, list, key)
+        byid[tid] = task
+    index = {tid: i for i, tid in enumerate(byid)}
+    _check_links(where, byid, index)
+    _check_files(where, byid, index, sizes)
+
+    exec_tasks = _get(where, execution, "tasks", list, "workflow.execution")
+    runs: dict[str, Mapping[str, Any]] = {}
+    for i, entry in enumerate(exec_tasks):
+        key = f"workflow.execution.tasks[{i}]"
+        tid = _get(where, entry, "id", str, key)
+        if tid not in byid:
+            raise TraceError(f"{where}: {key}: execution entry for unknown task {tid!r}")
+        runs[tid] = entry
+    machines = _machines(where, execution)
+    machine_names = {m.name for m in machines}
+
+    g = nx.DiGraph()
+    task_machines: dict[str, tuple[str, ...]] = {}
+    for tid, task in byid.items():
+        if tid not in runs:
+            raise TraceError(f"{where}: task {tid!r}: no entry in workflow.execution.tasks (missing runtime)")
+        entry = runs[tid]
+        key = f"workflow.execution.tasks[{tid}]"
+        fields: dict[str, Any] = {"runtime": _number(where, entry, "runtimeInSeconds", key)}
+        program = entry.get("command", {}).get("program") if isinstance(entry.get("command"), Mapping) else None
+        fields["type"] = program if isinstance(program, str) and program else task.get("name", tid)
+        if "name" in task:
+            fields["name"] = str(task["name"])
+        if "coreCount" in entry:
+            cores = _number(where, entry, "coreCount", key)
+            if cores <= 0:
+                raise TraceError(f"{where}: key {key}.coreCount = {cores!r} must be > 0")
+            fields["cpus"] = cores
+        if "memoryInBytes" in entry:
+            fields["memory_mb"] = _number(where, entry, "memoryInBytes", key) / BYTES_PER_MB
+        ran_on = tuple(entry.get("machines", ()) or ())
+        for m in ran_on:
+            if machines and m not in machine_names:
+                raise TraceError(f"{where}: task {tid!r}: key {key}.machines names unknown machine {m!r}")
+        task_machines[tid] = ran_on
+        g.add_node(tid, **fields)
+    for tid, task in byid.items():
+        for child in task["children"]:
+            g.add_edge(tid, child, data_mb=_edge_data(task, byid[child], sizes))
+
+    name = str(doc.get("name", os.path.basename(where)))
+    try:
+        job = DagJob(id=name if job_id is None else job_id, graph=g, submit_time=submit_time, cloud=cloud)
+    except DAGError as err:
+        raise TraceError(f"{where}: {err}") from err
+    makespan = _number(where, execution, "makespanInSeconds", "workflow.execution")
+    return Workflow(name=name, job=job, machines=machines, makespan_s=makespan, task_machines=task_machines,
+                    schema_version=version, source=source)
+
+
+def _file_sizes(where: str, spec: Mapping[str, Any]) -> dict[str, float] | None:
+    if "files" not in spec:
+        return None
+    sizes: dict[str, float] = {}
+    for i, f in enumerate(_get(where, spec, "files", list, "workflow.specification")):
+        key = f"workflow.specification.files[{i}]"
+        sizes[_get(where, f, "id", str, key)] = _number(where, f, "sizeInBytes", key)
+    return sizes
+
+
+def _check_links(where: str, byid: Mapping[str, Mapping[str, Any]], index: Mapping[str, int]) -> None:
+    """Every parent/child is declared, and parents and children describe the same edges."""
+    for tid, task in byid.items():
+        key = f"workflow.specification.tasks[{index[tid]}]"
+        for k, back in (("children", "parents"), ("parents", "children")):
+            for other in task[k]:
+                if other not in byid:
+                    raise TraceError(f"{where}: task {tid!r}: key {key}.{k} names unknown task {other!r}")
+                if tid not in byid[other][back]:
+                    okey = f"workflow.specification.tasks[{index[other]}].{back}"
+                    raise TraceError(f"{where}: task {tid!r} lists {other!r} in {key}.{k}, but {other!r} "
+                                     f"does not list {tid!r} in {okey} (parents and children disagree)")
+
+
+def _check_files(where: str, byid: Mapping[str, Mapping[str, Any]], index: Mapping[str, int],
+                 sizes: Mapping[str, float] | None) -> None:
+    """Every input and output file of a task is declared in ``specification.files``."""
+    for tid, task in byid.items():
+        key = f"workflow.specification.tasks[{index[tid]}]"
+        for k in ("inputFiles", "outputFiles"):
+            files = task.get(k, []) or []
+            if not isinstance(files, list):
+                raise TraceError(f"{where}: task {tid!r}: key {key}.{k} must be a list")
+            if sizes is None:
+                continue
+            for f in files:
+                if f not in sizes:
+                    raise TraceError(f"{where}: task {tid!r}: key {key}.{k} names undeclared file {f!r}")
+
+
+def _edge_data(parent: Mapping[str, Any], child: Mapping[str, Any], sizes: Mapping[str, float] | None) -> float:
+    """Total size (MB) of the files the parent writes and the child reads."""
+    if sizes is None:
+        return 0.0
+    outputs = set(parent.get("outputFiles", []) or [])
+    return sum(sizes[f] for f in set(child.get("inputFiles", []) or []) if f in outputs) / BYTES_PER_MB
+
+
+def _machines(where: str, execution: Mapping[str, Any]) -> tuple[Machine, ...]:
+    out = []
+    for i, m in enumerate(execution.get("machines", ()) or ()):
+        key = f"workflow.execution.machines[{i}]"
+        name = _get(where, m, "nodeName", str, key)
+        cpu = m.get("cpu", {}) if isinstance(m.get("cpu"), Mapping) else {}
+        cores = cpu.get("coreCount")
+        speed = cpu.get("speedInMHz")
+        memory = m.get("memoryInBytes")
+        out.append(Machine(name=name, cores=int(cores) if isinstance(cores, (int, float)) else None,
+                           speed_mhz=float(speed) if isinstance(speed, (int, float)) else None,
+                           memory_mb=float(memory) / BYTES_PER_MB if isinstance(memory, (int, float)) else None))
+    return tuple(out)

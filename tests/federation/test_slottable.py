@@ -1,0 +1,212 @@
+"""The per-cloud slot table: hand cases, then random reservations and queries against a brute-force
+reference (hypothesis state machine, invariants checked after every step)."""
+
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+from cloudsim_py.errors import CapacityError
+from cloudsim_py.federation.slottable import Reservation, SlotTable
+
+
+# -- hand cases -------------------------------------------------------------------------------
+
+def test_an_empty_table_answers_not_before_and_the_lowest_vms():
+    assert SlotTable(4).earliest_start(2, 10.0, not_before=5.0) == (5.0, (0, 1))
+
+
+def test_haizea_preemption_case_all_four_nodes_free_after_the_best_effort_lease():
+    # preemption.lwf: a 1-node best-effort lease holds VM 0 over [0, 3600); the AR wants 4 VMs for
+    # 1800 s from 1800: without preemption the earliest start is 3600
+    table = SlotTable(4)
+    table.reserve("lease-1", [0], 0.0, 3600.0)
+    assert table.earliest_start(4, 1800.0, not_before=1800.0) == (3600.0, (0, 1, 2, 3))
+    assert table.earliest_start(3, 1800.0, not_before=1800.0) == (1800.0, (1, 2, 3))
+    assert [r.id for r in table.overlapping(1800.0, 3600.0)] == ["lease-1"]
+
+
+def test_a_gap_exactly_as_long_as_the_duration_fits():
+    # VM 0 busy [0, 10) and [20, 30): a 10 s task fits exactly in [10, 20)
+    table = SlotTable(1)
+    table.reserve("a", [0], 0.0, 10.0)
+    table.reserve("b", [0], 20.0, 30.0)
+    assert table.earliest_start(1, 10.0) == (10.0, (0,))
+    assert table.earliest_start(1, 11.0) == (30.0, (0,))
+
+
+def test_n_vms_must_be_free_at_the_same_time():
+    # VM 0 is free over [0, 5) and from 20, VM 1 from 10: two VMs for 5 s together only from 20
+    table = SlotTable(2)
+    table.reserve("a", [0], 5.0, 20.0)
+    table.reserve("b", [1], 0.0, 10.0)
+    assert table.earliest_start(2, 5.0) == (20.0, (0, 1))
+
+
+def test_candidate_vms_restrict_the_answer():
+    table = SlotTable(4)
+    table.reserve("a", [0, 1], 0.0, 100.0)
+    # VMs 0 and 1 busy [0, 100): among {0, 1, 3} two VMs are free together only from 100
+    assert table.earliest_start(2, 10.0, vms=[0, 1, 3]) == (100.0, (0, 1))
+    assert table.earliest_start(1, 10.0, vms=[0, 1, 3]) == (0.0, (3,))
+
+
+def test_shorten_frees_the_slots_from_the_new_end():
+    # a lease booked [0, 3600) that ends at 2700 (Haizea's premature end): free from 2700
+    table = SlotTable(1)
+    table.reserve("be", [0], 0.0, 3600.0)
+    assert table.shorten("be", 2700.0) == Reservation("be", (0,), 0.0, 2700.0)
+    assert table.earliest_start(1, 900.0) == (2700.0, (0,))
+
+
+def test_release_frees_everything():
+    table = SlotTable(2)
+    table.reserve("x", [0, 1], 0.0, 50.0)
+    table.release("x")
+    assert (len(table), table.earliest_start(2, 10.0)) == (0, (0.0, (0, 1)))
+
+
+def test_overlapping_lists_reservations_by_start_time():
+    table = SlotTable(3)
+    table.reserve("late", [2], 30.0, 40.0)
+    table.reserve("early", [0, 1], 0.0, 20.0)
+    table.reserve("outside", [0], 40.0, 50.0)
+    assert [r.id for r in table.overlapping(10.0, 40.0)] == ["early", "late"]
+    assert table.free_vms(20.0, 30.0) == [0, 1, 2]
+    assert table.free_vms(10.0, 35.0) == []
+
+
+def test_forget_before_drops_finished_reservations():
+    table = SlotTable(1)
+    table.reserve("old", [0], 0.0, 10.0)
+    table.reserve("new", [0], 10.0, 20.0)
+    assert table.forget_before(10.0) == 1 and [r.id for r in table] == ["new"]
+
+
+def test_an_overlapping_reservation_is_an_error_naming_both():
+    table = SlotTable(2)
+    table.reserve("a", [1], 0.0, 10.0)
+    with pytest.raises(CapacityError, match=r"reservation 'b' \[5, 15\) on VM 1 overlaps reservation 'a' \[0, 10\)"):
+        table.reserve("b", [0, 1], 5.0, 15.0)
+
+
+@pytest.mark.parametrize("vms, start, end, message", [
+    ([0, 0], 0.0, 1.0, "needs distinct VMs"), ([5], 0.0, 1.0, "VM 5 is not one of 0..1"),
+    ([0], 2.0, 2.0, r"needs start < end, got \[2.0, 2.0\)"), ([], 0.0, 1.0, "needs distinct VMs"),
+])
+def test_bad_reservations_are_errors(vms, start, end, message):
+    with pytest.raises(CapacityError, match=message):
+        SlotTable(2).reserve("r", vms, start, end)
+
+
+def test_unknown_ids_and_bad_shortening_are_errors():
+    table = SlotTable(1)
+    table.reserve("a", [0], 0.0, 10.0)
+    with pytest.raises(CapacityError, match="slot table: no reservation 'zz'"):
+        table.release("zz")
+    with pytest.raises(CapacityError, match=r"reservation 'a' \[0, 10\) cannot end at 12.0"):
+        table.shorten("a", 12.0)
+    with pytest.raises(CapacityError, match="reservation 'a' exists already"):
+        table.reserve("a", [0], 20.0, 30.0)
+
+
+def test_asking_more_vms_than_candidates_is_an_error():
+    with pytest.raises(CapacityError, match="cannot find 3 VMs among 2 candidates"):
+        SlotTable(2).earliest_start(3, 1.0)
+
+
+# -- against a brute-force reference -------------------------------------------------------------
+
+class Brute:
+    """Reservations in a dict; every answer by enumeration."""
+
+    def __init__(self, n):
+        self.n = n
+        self.res = {}        # id -> (vms, start, end), in the order made
+
+    def busy(self, v, s, e):
+        return any(v in vms and st_ < e and s < en for vms, st_, en in self.res.values())
+
+    def earliest(self, n, d, nb, cand):
+        # the earliest start is not_before or the end of a reservation
+        for t in sorted({nb} | {en for _, _, en in self.res.values() if en >= nb}):
+            free = [v for v in cand if not self.busy(v, t, t + d)]
+            if len(free) >= n:
+                return t, tuple(free[:n])
+
+    def overlapping(self, s, e, cand):
+        hits = [(st_, k, rid) for k, (rid, (vms, st_, en)) in enumerate(self.res.items())
+                if st_ < e and s < en and set(vms) & set(cand)]
+        return [rid for _, _, rid in sorted(hits)]
+
+
+N_VMS = 5
+times = st.integers(0, 40)
+durations = st.integers(1, 12)
+vm_sets = st.sets(st.integers(0, N_VMS - 1), min_size=1, max_size=N_VMS).map(sorted)
+
+
+class SlotTableMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.table = SlotTable(N_VMS)
+        self.brute = Brute(N_VMS)
+        self.next_id = 0
+
+    def _new_id(self):
+        self.next_id += 1
+        return f"r{self.next_id}"
+
+    @rule(vms=vm_sets, start=times, length=durations)
+    def reserve_anywhere(self, vms, start, length):
+        rid, end = self._new_id(), start + length
+        if any(self.brute.busy(v, start, end) for v in vms):
+            with pytest.raises(CapacityError):
+                self.table.reserve(rid, vms, start, end)
+        else:
+            self.table.reserve(rid, vms, start, end)
+            self.brute.res[rid] = (tuple(vms), start, end)
+
+    @rule(n=st.integers(1, N_VMS), duration=durations, not_before=times, cand=st.none() | vm_sets)
+    def earliest_then_reserve(self, n, duration, not_before, cand):
+        candidates = list(range(N_VMS)) if cand is None else cand
+        if n > len(candidates):
+            n = len(candidates)
+        got = self.table.earliest_start(n, duration, not_before, cand)
+        assert got == self.brute.earliest(n, duration, not_before, candidates)
+        rid = self._new_id()
+        t, vms = got
+        self.table.reserve(rid, vms, t, t + duration)
+        self.brute.res[rid] = (vms, t, t + duration)
+
+    @precondition(lambda self: self.brute.res)
+    @rule(data=st.data())
+    def release(self, data):
+        rid = data.draw(st.sampled_from(sorted(self.brute.res)))
+        self.table.release(rid)
+        del self.brute.res[rid]
+
+    @precondition(lambda self: self.brute.res)
+    @rule(data=st.data())
+    def shorten(self, data):
+        rid = data.draw(st.sampled_from(sorted(self.brute.res)))
+        vms, s, e = self.brute.res[rid]
+        new_end = data.draw(st.integers(s + 1, e))
+        self.table.shorten(rid, new_end)
+        self.brute.res[rid] = (vms, s, new_end)
+
+    @rule(start=times, length=durations, cand=st.none() | vm_sets)
+    def query(self, start, length, cand):
+        candidates = list(range(N_VMS)) if cand is None else cand
+        end = start + length
+        assert [r.id for r in self.table.overlapping(start, end, cand)] == self.brute.overlapping(start, end, candidates)
+        assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
+
+    @invariant()
+    def consistent(self):
+        self.table._check()
+        assert {r.id: (r.vms, r.start, r.end) for r in self.table} == self.brute.res
+
+
+TestSlotTableAgainstBruteForce = SlotTableMachine.TestCase
+TestSlotTableAgainstBruteForce.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
