@@ -179,8 +179,8 @@ class PiecewiseLinear(EfficiencyModel):
     values: tuple[float, ...]
     serial_efficiency: float | None
     name: str
-    _p: np.ndarray
-    _e: np.ndarray
+    _p: np.ndarray = attrs.field(eq=False, hash=False)   # sizes and values as arrays, for
+    _e: np.ndarray = attrs.field(eq=False, hash=False)   # the vectorised path
 
     def __init__(self, points: Sequence[tuple[float, float]], serial_efficiency: float | None = 1.0,
                  name: str = "curve") -> None:

@@ -212,3 +212,10 @@ def test_a_users_own_model_is_named_as_module_colon_attr(tmp_path, monkeypatch):
             efficiency_model("my_curves:not_a_model")
     finally:
         sys.modules.pop("my_curves", None)
+
+
+def test_models_are_values_that_compare_and_hash_by_their_parameters():
+    same = PiecewiseLinear([(0.5, 0.8), (1.0, 0.65), (2.0, 0.4)], name="E1")
+    assert same == E1 and hash(same) == hash(E1)
+    assert E1 != E2 and DowneyEfficiency(sigma=0.5) != DowneyEfficiency()
+    assert len({E1, same, E2, WC}) == 3
