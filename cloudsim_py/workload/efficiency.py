@@ -35,22 +35,11 @@ from typing import Any, Mapping, Sequence
 import attrs
 import numpy as np
 
-from ..errors import ScenarioError
+from ..errors import ScenarioError, SpecError
 from ..registry import Registry
 from .models.downey97 import downey_speedup
 
 ArrayLike = float | int | np.ndarray
-
-
-class SpecError(ScenarioError):
-    """A bad value under a scenario key. ``key`` is the dotted path (``workload.moldable.
-    efficiency.points.2.efficiency``), ``detail`` what is wrong; the message is ``key: detail``,
-    so a scenario loader can re-raise it with its file and line."""
-
-    def __init__(self, key: str, detail: str) -> None:
-        super().__init__(f"{key}: {detail}")
-        self.key = key
-        self.detail = detail
 
 
 def check_positive(value: Any, key: str) -> float:
@@ -343,7 +332,7 @@ def efficiency_model(spec: Any, where: str = "workload.moldable.efficiency") -> 
     try:
         model = entry(**params)
     except SpecError as exc:
-        raise SpecError(f"{where}.{exc.key}", exc.detail) from None
+        raise SpecError(f"{where}.{exc.path}", exc.message) from None
     except TypeError as exc:
         raise SpecError(where, f"bad parameters for efficiency model {name!r}: {exc}") from None
     if not isinstance(model, EfficiencyModel):

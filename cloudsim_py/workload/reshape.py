@@ -20,7 +20,8 @@ from typing import Any, Mapping
 import attrs
 import numpy as np
 
-from .efficiency import ArrayLike, EfficiencyModel, SpecError, check_positive
+from ..errors import SpecError
+from .efficiency import ArrayLike, EfficiencyModel, check_positive
 
 #: Sizes are rounded up after multiplying by F_A; products within this of an integer count as
 #: that integer (``10 * 0.3`` is ``3.0000000000000004`` in floating point and must give 3).
@@ -32,7 +33,7 @@ CLASS_NAMES = ("S", "M", "L")
 
 def reshape_factor(value: Any, key: str = "workload.moldable.factor") -> float:
     """A reshaping (F_A) or machine (F_VM) factor: a finite number > 0, else
-    :class:`~cloudsim_py.workload.efficiency.SpecError` naming ``key``."""
+    :class:`~cloudsim_py.errors.SpecError` naming ``key``."""
     return check_positive(value, key)
 
 
@@ -157,7 +158,7 @@ def runtime_classes(spec: Mapping[str, Any] | None, where: str = "metrics.classe
     try:
         return RuntimeClasses(short=spec.get("S", 600.0), medium=spec.get("M", 10800.0))
     except SpecError as exc:
-        raise SpecError(f"{where}.{exc.key}", exc.detail) from None
+        raise SpecError(f"{where}.{exc.path}", exc.message) from None
 
 
 #: Per-class metric names (see :func:`class_metrics`).

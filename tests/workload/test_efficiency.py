@@ -175,7 +175,7 @@ def test_a_user_curve_without_the_serial_anchor_uses_only_its_points():
 def test_bad_user_curves_are_errors_naming_the_key(points, key, what):
     with pytest.raises(SpecError, match=what) as info:
         efficiency_model({"name": "curve", "points": points})
-    assert info.value.key == key
+    assert info.value.path == key
     assert str(info.value).startswith(f"{key}: ")
     assert isinstance(info.value, CloudSimError)
 
@@ -183,18 +183,18 @@ def test_bad_user_curves_are_errors_naming_the_key(points, key, what):
 def test_bad_serial_efficiency_and_stray_parameters_name_the_key():
     with pytest.raises(SpecError) as info:
         efficiency_model({"name": "curve", "points": [[1, 0.5]], "serial_efficiency": 0})
-    assert info.value.key == "workload.moldable.efficiency.serial_efficiency"
+    assert info.value.path == "workload.moldable.efficiency.serial_efficiency"
     with pytest.raises(SpecError) as info:
         efficiency_model({"name": "E1", "points": [[1, 0.5]]})
-    assert info.value.key == "workload.moldable.efficiency.points"
+    assert info.value.path == "workload.moldable.efficiency.points"
     with pytest.raises(SpecError) as info:
         efficiency_model({"name": "downey", "sigma": -2})
-    assert info.value.key == "workload.moldable.efficiency.sigma"
+    assert info.value.path == "workload.moldable.efficiency.sigma"
     with pytest.raises(SpecError, match="bad parameters"):
         efficiency_model({"name": "downey", "alpha": 1})
     with pytest.raises(SpecError) as info:
         efficiency_model({"points": []})
-    assert info.value.key == "workload.moldable.efficiency.name"
+    assert info.value.path == "workload.moldable.efficiency.name"
 
 
 def test_a_users_own_model_is_named_as_module_colon_attr(tmp_path, monkeypatch):

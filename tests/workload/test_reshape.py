@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.metrics import JobRecords
-from cloudsim_py.workload.efficiency import E1, WC, SpecError
+from cloudsim_py.errors import SpecError
+from cloudsim_py.workload.efficiency import E1, WC
 from cloudsim_py.workload.reshape import (RuntimeClasses, class_metrics, flatten_class_metrics,
                                           relative_improvement, reshape_factor, reshape_jobs,
                                           reshape_size, reshape_sizes, runtime_classes, vm_size)
@@ -58,7 +59,7 @@ def test_vectorised_reshaping_agrees_with_one_job_at_a_time(sizes, factor, machi
 def test_reshape_factors_that_are_not_positive_numbers_are_errors_naming_the_key(bad):
     with pytest.raises(SpecError) as info:
         reshape_factor(bad, "workload.moldable.factor")
-    assert info.value.key == "workload.moldable.factor"
+    assert info.value.path == "workload.moldable.factor"
     assert str(info.value).startswith("workload.moldable.factor: ")
 
 
@@ -124,7 +125,7 @@ def test_runtime_class_limits_are_configurable():
 def test_bad_class_limits_are_errors_naming_the_key(spec, key, what):
     with pytest.raises(SpecError, match=what) as info:
         runtime_classes(spec)
-    assert info.value.key == key
+    assert info.value.path == key
 
 
 def _records() -> dict[str, np.ndarray]:
