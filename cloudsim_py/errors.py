@@ -25,3 +25,7 @@ class JobStateError(CloudSimError):
 
 class PolicyError(CloudSimError):
     """A broker is unknown, misconfigured or asks for what the datacenter cannot give."""
+
+
+class ExperimentError(CloudSimError):
+    """A sweep, results table, plot, report or schedule file cannot be used as asked."""
