@@ -154,6 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
         except ImportError:
             continue
         getattr(mod, fn)(sub)
+    __import__("cloudsim_py.experiments.commands", fromlist=["_"]).add_experiment_commands(sub)
     return parser
 
 

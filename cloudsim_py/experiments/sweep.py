@@ -165,12 +165,12 @@ class Sweep:
         the axis's line, or the base file and the key's line."""
         m = _MAPPING_ERROR.match(message)
         if m is None:
-            return f"{self.source}: run {_describe(point)}: {message}"
+            return f"{self.source}: run {describe(point)}: {message}"
         path, text = m.group(1), m.group(2)
         for key in point:
             if key == path or path.startswith(key + ".") or key.startswith(path + "."):
-                return f"{self.source}:{self.axes[key]}: {key}: {text} (run {_describe(point)})"
-        return f"{self._where_base(path)}: {path}: {text}" + (f" (run {_describe(point)})" if point else "")
+                return f"{self.source}:{self.axes[key]}: {key}: {text} (run {describe(point)})"
+        return f"{self._where_base(path)}: {path}: {text}" + (f" (run {describe(point)})" if point else "")
 
     def _where_base(self, path: str) -> str:
         probe = self.base_prefix + path
@@ -181,7 +181,7 @@ class Sweep:
         return self.base_source
 
 
-def _describe(point: Mapping[str, Any]) -> str:
+def describe(point: Mapping[str, Any]) -> str:
     return ", ".join(f"{k}={canonical(v) if not isinstance(v, str) else v}" for k, v in point.items()) or "(base)"
 
 
@@ -558,6 +558,8 @@ def run_sweep(sweep: Sweep, results: str | None = None, *, backend: Any = None, 
         return result
     backend = backend if backend is not None else LocalBackend()
     done = failed = 0
+    if progress is not None:
+        progress(0, 0, len(todo))
     with backend:
         for batch in backend.run(runner, todo):
             interrupt: BaseException | None = None
