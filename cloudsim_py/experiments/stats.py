@@ -61,15 +61,6 @@ class Stats:
         return t975(self.n - 1) * self.std / math.sqrt(self.n) if self.n > 1 else 0.0
 
 
-def sort_key(value: Any) -> tuple:
-    """Numbers in numeric order before text; None last."""
-    if value is None:
-        return (2, "")
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return (0, float(value))
-    return (1, str(value))
-
-
 def ordered(values: Iterable[Any]) -> list[Any]:
     """Distinct values: numbers in numeric order, otherwise in the order first met (the order
     of the sweep file: FCFS, EASY, CCFCFS, ACFCFS as the user wrote them)."""
@@ -130,17 +121,15 @@ def group(rows: Sequence[Mapping[str, Any]], by: Sequence[str], metric: str,
     groups: dict[tuple, list[Mapping[str, Any]]] = {}
     for r in rows:
         groups.setdefault(tuple(r.get(c) for c in by), []).append(r)
-    varying: dict[str, set] = {}
+    varying: dict[str, list] = {}
     for members in groups.values():
         for c in check:
-            values = {repr(m.get(c)) for m in members}
-            if len(values) > 1:
-                varying.setdefault(c, set()).update(m.get(c) for m in members)
+            if len({repr(m.get(c)) for m in members}) > 1:
+                varying.setdefault(c, []).extend(m.get(c) for m in members)
     if varying:
-        what = "; ".join(f"{c} takes {', '.join(str(v) for v in sorted(vals, key=sort_key))}"
-                         for c, vals in varying.items())
-        raise ExperimentError(f"runs that would be averaged together differ in more than "
-                              f"{'/'.join(over) or 'nothing'}: {what}. {hint}".strip())
+        what = "; ".join(f"{c} takes {', '.join(str(v) for v in ordered(vals))}" for c, vals in varying.items())
+        raise ExperimentError(f"runs that would be averaged together (over {', '.join(over) or 'nothing'}) "
+                              f"differ in {what}. {hint}".strip())
     out = {}
     for key in groups:
         values = tuple(float(m[metric]) for m in groups[key] if m.get(metric) is not None)
