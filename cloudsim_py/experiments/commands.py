@@ -25,10 +25,10 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .backends import make_backend
     from .progress import SweepProgress
     from .store import ResultsStore
-    from .sweep import describe, default_results_path, load_sweep, run_sweep
+    from .sweep import default_results_path, describe, load_sweep, run_sweep, select_runs
 
     sweep = load_sweep(args.sweep)
-    specs = sweep.expand(args.runs_dir)
+    specs = select_runs(sweep.expand(args.runs_dir), args.only or ())
     path = args.results or sweep.results or default_results_path(sweep)
     if args.dry_run:
         finished = ResultsStore(path).finished() if os.path.exists(path) else set()
@@ -52,7 +52,7 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(f"{args.sweep}: {len(specs)} runs on {backend.description}, results in {path}", file=sys.stderr)
     result = run_sweep(sweep, path, backend=backend, force=args.force, prune=args.prune,
-                       runs_dir=args.runs_dir, progress=None if args.quiet else progress)
+                       runs_dir=args.runs_dir, only=args.only or (), progress=None if args.quiet else progress)
     for run_id, params, error in result.failures[:10]:
         print(f"failed: {run_id} ({describe(params)}): {error}", file=sys.stderr)
     if result.failed > 10:
@@ -132,6 +132,8 @@ def add_experiment_commands(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="run again the runs already in the table")
     p.add_argument("--prune", action="store_true", help="drop rows of runs that are not in this sweep")
     p.add_argument("--runs-dir", help="write each run's summary.json and jobs.csv into DIR/<run id>/")
+    p.add_argument("--only", action="append", metavar="AXIS=VALUE",
+                   help="run only the runs with this axis value (repeatable), e.g. --only tag.trace=KTH")
     p.add_argument("--dry-run", action="store_true", help="validate and list the runs, run nothing")
     p.add_argument("--show", type=int, default=20, help="runs listed by --dry-run (default 20)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress line")

@@ -32,8 +32,9 @@ def t975(df: int) -> float:
 
 
 def is_param(column: str) -> bool:
-    """A sweep parameter (``seed``, ``broker.policy``, ``tag.trace``...) rather than a measure."""
-    return column.startswith("tag.") or column.split(".")[0] in SCENARIO_KEYS
+    """A sweep parameter (``seed``, ``broker.policy``, ``tag.trace``, ``base``...) rather than a
+    measure."""
+    return column == "base" or column.startswith("tag.") or column.split(".")[0] in SCENARIO_KEYS
 
 
 @attrs.define(slots=True, frozen=True)
@@ -70,7 +71,8 @@ def ordered(values: Iterable[Any]) -> list[Any]:
     return seen
 
 
-def _matches(value: Any, text: str) -> bool:
+def matches(value: Any, text: str) -> bool:
+    """A cell equals a command-line value (numbers as numbers, booleans as true/false)."""
     if isinstance(value, bool):
         return text.lower() == ("true" if value else "false")
     if isinstance(value, (int, float)):
@@ -96,7 +98,7 @@ def select(rows: Sequence[Mapping[str, Any]], where: Mapping[str, str] | Iterabl
     for key in where:
         if rows and key not in columns:
             raise ExperimentError(f"--where {key}: no such column; columns: {', '.join(rows[0])}")
-    return [dict(r) for r in rows if all(_matches(r.get(k), v) for k, v in where.items())]
+    return [dict(r) for r in rows if all(matches(r.get(k), v) for k, v in where.items())]
 
 
 def succeeded(rows: Sequence[Mapping[str, Any]]) -> tuple[list[dict], int]:

@@ -14,11 +14,11 @@ import logging
 import os
 import re
 import time
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
-from ..errors import ScenarioError
+from ..errors import ExperimentError, ScenarioError
 from ..scenario import load_scenario, run_scenario
 from ..scenario.loader import parse_yaml
 
@@ -83,6 +83,26 @@ class RunOutcome:
     warnings: list = attrs.field(factory=list)
 
 
+@attrs.define(slots=True, frozen=True)
+class BaseScenario:
+    """A base scenario as written, with where it came from (for relative paths and errors)."""
+
+    data: dict                      #: the mapping as written
+    source: str                     #: its file (the sweep file when inline)
+    folder: str                     #: folder its relative paths resolve against
+    lines: dict                     #: key path -> line in ``source``
+    prefix: str = ""                #: "base." when inline in the sweep file
+
+    def where(self, path: str) -> str:
+        """``file:line`` of a key path (or of its nearest parent that has a line)."""
+        probe = self.prefix + path
+        while probe:
+            if probe in self.lines:
+                return f"{self.source}:{self.lines[probe]}"
+            probe = probe.rpartition(".")[0]
+        return self.source
+
+
 @attrs.define(slots=True)
 class Sweep:
     """A parsed sweep file. ``blocks`` is a union of blocks; a block is a list of factors; a
@@ -92,11 +112,7 @@ class Sweep:
     name: str
     source: str                     #: sweep file (or "<mapping>")
     sweep_dir: str                  #: folder the sweep's relative paths resolve against
-    base: dict                      #: the base scenario as written
-    base_source: str                #: the file the base comes from (the sweep file when inline)
-    base_dir: str                   #: folder the base's relative paths resolve against
-    base_lines: dict                #: key path (in the base) -> line in base_source
-    base_prefix: str                #: "base." when the base is inline, else ""
+    bases: dict                     #: value of the ``base`` axis (None: the top-level base) -> BaseScenario
     axes: dict                      #: axis key -> line in the sweep file
     blocks: list
     results: str | None = None
@@ -106,33 +122,26 @@ class Sweep:
     # -------------------------------------------------------------------- expansion
     def points(self) -> list[dict]:
         """Every run's axis values (dicts in expansion order; duplicates kept)."""
-        out = []
-        for block in self.blocks:
-            for combo in itertools.product(*block):
-                point: dict = {}
-                for part in combo:
-                    point.update(part)
-                out.append(point)
-        return out
+        return list(_all_points(self.blocks))
 
     def expand(self, runs_dir: str | None = None) -> list[RunSpec]:
         """The runs, validated with ``load_scenario`` before anything runs; duplicates (runs
         whose scenario and tags are equal) are merged, the first one kept."""
         runs_dir = runs_dir if runs_dir is not None else self.runs_dir
-        base_raw = copy.deepcopy(self.base)
-        base_raw.setdefault("name", self.name)
-        base_run = copy.deepcopy(base_raw)
-        _resolve_trace(base_run, self.base_dir, self._where_base("workload.trace"))
-        _drop_output_dir(base_run)
+        prepared: dict = {}
         specs: list[RunSpec] = []
         seen: set[str] = set()
         cache: dict[str, tuple[str, ...]] = {}
         for point in self.points():
+            which = point.get("base")
+            if which not in prepared:
+                prepared[which] = self._prepare(self.bases[which])
+            base_raw, base_run = prepared[which]
             raw = copy.deepcopy(base_raw)
             run = copy.deepcopy(base_run)
             tags = {k: v for k, v in point.items() if k.startswith(TAG)}
             for key, value in point.items():
-                if key.startswith(TAG):
+                if key.startswith(TAG) or key == "base":
                     continue
                 where = f"{self.source}:{self.axes[key]}: {key}"
                 _set_path(raw, key, value, where)
@@ -153,6 +162,16 @@ class Sweep:
             log.info("%s: %d runs with equal parameters merged", self.source, duplicates)
         return specs
 
+    def _prepare(self, base: BaseScenario) -> tuple[dict, dict]:
+        """The base as written (for the run id) and as run (trace path resolved, no output.dir)."""
+        raw = copy.deepcopy(base.data)
+        raw.setdefault("name", self.name if base.prefix else
+                       os.path.splitext(os.path.basename(base.source))[0])
+        run = copy.deepcopy(raw)
+        _resolve_trace(run, base.folder, base.where("workload.trace"))
+        _drop_output_dir(run)
+        return raw, run
+
     def _validate(self, mapping: dict, point: Mapping[str, Any]) -> tuple[str, ...]:
         try:
             scenario = load_scenario(copy.deepcopy(mapping))
@@ -168,17 +187,10 @@ class Sweep:
             return f"{self.source}: run {describe(point)}: {message}"
         path, text = m.group(1), m.group(2)
         for key in point:
-            if key == path or path.startswith(key + ".") or key.startswith(path + "."):
+            if key != "base" and (key == path or path.startswith(key + ".") or key.startswith(path + ".")):
                 return f"{self.source}:{self.axes[key]}: {key}: {text} (run {describe(point)})"
-        return f"{self._where_base(path)}: {path}: {text}" + (f" (run {describe(point)})" if point else "")
-
-    def _where_base(self, path: str) -> str:
-        probe = self.base_prefix + path
-        while probe:
-            if probe in self.base_lines:
-                return f"{self.base_source}:{self.base_lines[probe]}"
-            probe = probe.rpartition(".")[0]
-        return self.base_source
+        base = self.bases[point.get("base")]
+        return f"{base.where(path)}: {path}: {text}" + (f" (run {describe(point)})" if point else "")
 
 
 def describe(point: Mapping[str, Any]) -> str:
@@ -271,27 +283,9 @@ def load_sweep(source: str | os.PathLike | Mapping[str, Any], base_dir: str | No
     if not isinstance(data, dict):
         raise ctx.error("", f"a sweep must be a mapping with keys {', '.join(SWEEP_KEYS)}")
     ctx.known(data, "", SWEEP_KEYS)
-    if "base" not in data:
-        raise ctx.error("base", "a sweep needs a base scenario (a file path or an inline mapping)")
     sweep_name = data.get("name", "sweep" if name == "<mapping>" else os.path.splitext(os.path.basename(name))[0])
     if not isinstance(sweep_name, str) or not sweep_name:
         raise ctx.error("name", f"expected a non-empty string, got {sweep_name!r}")
-
-    base = data["base"]
-    if isinstance(base, str):
-        path = os.path.normpath(os.path.join(folder, os.path.expanduser(base)))
-        try:
-            with open(path, encoding="utf-8") as fh:
-                base_data, base_lines = parse_yaml(fh.read(), path)
-        except FileNotFoundError:
-            raise ctx.error("base", f"no such scenario file: {path}") from None
-        if not isinstance(base_data, dict):
-            raise ScenarioError(f"{path}:1: the scenario must be a mapping")
-        base_source, base_dir, prefix = path, os.path.dirname(path), ""
-    elif isinstance(base, dict):
-        base_data, base_lines, base_source, base_dir, prefix = base, lines, name, folder, "base."
-    else:
-        raise ctx.error("base", f"expected a scenario file path or a mapping, got {base!r}")
 
     axes: dict[str, int] = {}
     top = _block(ctx, data, "", axes)
@@ -309,6 +303,26 @@ def load_sweep(source: str | os.PathLike | Mapping[str, Any], base_dir: str | No
             blocks.append(top + _block(ctx, item, f"blocks.{i}.", axes, shared=set(_keys_of(top))))
     _check_overlap(ctx, axes)
 
+    bases: dict[str | None, BaseScenario] = {}
+    if "base" in data:
+        bases[None] = _base(ctx, data["base"], "base", folder)
+    if "base" in axes:
+        for block in blocks:
+            for factor in block:
+                for alternative in factor:
+                    value = alternative.get("base")
+                    if value is not None and value not in bases:
+                        if not isinstance(value, str):
+                            raise ScenarioError(f"{name}:{axes['base']}: base: an axis of bases lists "
+                                                f"scenario files, got {value!r}")
+                        bases[value] = _base(ctx, value, "base", folder, axes["base"])
+    if not bases:
+        raise ctx.error("base", "a sweep needs a base scenario (a file path or an inline mapping), "
+                                "or an axis `base` listing scenario files")
+    if None not in bases and any("base" not in p for p in _all_points(blocks)):
+        raise ctx.error("base", "some runs have no base scenario: give a top-level base, or the "
+                                "axis `base` in every block")
+
     def path_key(key: str) -> str | None:
         value = data.get(key)
         if value is None:
@@ -318,10 +332,38 @@ def load_sweep(source: str | os.PathLike | Mapping[str, Any], base_dir: str | No
         return value
 
     description = data.get("description")
-    return Sweep(name=sweep_name, source=name, sweep_dir=folder, base=copy.deepcopy(base_data),
-                 base_source=base_source, base_dir=base_dir, base_lines=dict(base_lines),
-                 base_prefix=prefix, axes=axes, blocks=blocks, results=path_key("results"),
+    return Sweep(name=sweep_name, source=name, sweep_dir=folder, bases=bases, axes=axes, blocks=blocks,
+                 results=path_key("results"),
                  runs_dir=path_key("runs_dir"), description=description if isinstance(description, str) else None)
+
+
+def _base(ctx: "_Ctx", value: Any, path: str, folder: str, line: int | None = None) -> BaseScenario:
+    """A base scenario: a file (relative to the sweep file) or an inline mapping."""
+    where = f"{ctx.source}:{line}" if line is not None else None
+    if isinstance(value, str):
+        full = os.path.normpath(os.path.join(folder, os.path.expanduser(value)))
+        try:
+            with open(full, encoding="utf-8") as fh:
+                data, lines = parse_yaml(fh.read(), full)
+        except (FileNotFoundError, IsADirectoryError):
+            if where is not None:
+                raise ScenarioError(f"{where}: {path}: no such scenario file: {full}") from None
+            raise ctx.error(path, f"no such scenario file: {full}") from None
+        if not isinstance(data, dict):
+            raise ScenarioError(f"{full}:1: the scenario must be a mapping")
+        return BaseScenario(copy.deepcopy(data), full, os.path.dirname(full), dict(lines))
+    if isinstance(value, dict):
+        return BaseScenario(copy.deepcopy(value), ctx.source, folder, dict(ctx.lines), "base.")
+    raise ctx.error(path, f"expected a scenario file path or a mapping, got {value!r}")
+
+
+def _all_points(blocks: list) -> Iterable[dict]:
+    for block in blocks:
+        for combo in itertools.product(*block):
+            point: dict = {}
+            for part in combo:
+                point.update(part)
+            yield point
 
 
 class _Ctx:
@@ -526,23 +568,43 @@ def default_results_path(sweep: Sweep) -> str:
     return os.path.join("results", f"{sweep.name}.{default_format()}")
 
 
+def select_runs(specs: Sequence[RunSpec], only: Iterable[str] = ()) -> list[RunSpec]:
+    """The runs whose axis values match every ``key=value`` (numbers compare as numbers)."""
+    from .stats import matches
+
+    wanted = []
+    keys = {k for s in specs for k in s.params}
+    for item in only:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ExperimentError(f"--only {item!r}: expected axis=value")
+        if key not in keys:
+            raise ExperimentError(f"--only {key}: not an axis of the sweep; axes: {', '.join(sorted(keys))}")
+        wanted.append((key, text.strip()))
+    return [s for s in specs if all(k in s.params and matches(cell(s.params[k]), v) for k, v in wanted)]
+
+
 def run_sweep(sweep: Sweep, results: str | None = None, *, backend: Any = None, force: bool = False,
-              prune: bool = False, runs_dir: str | None = None,
+              prune: bool = False, runs_dir: str | None = None, only: Iterable[str] = (),
               progress: Callable[[int, int, int], None] | None = None,
               runner: Callable[[RunSpec], RunOutcome] = execute) -> SweepResult:
     """Expand and validate the sweep, skip the runs the table already holds (unless ``force``),
     run the others on ``backend`` (default: local processes on every core) and write each
-    batch of finished runs to the table as it completes.
+    batch of finished runs to the table as it completes. ``only`` (``["tag.trace=KTH"]``)
+    restricts this call to some runs; their ids are those of the whole sweep.
 
-    ``progress(done, failed, todo)`` is called after each batch. ``runner`` runs one
-    :class:`RunSpec` (default :func:`execute`); tests pass one that raises to stop a sweep."""
+    ``progress(done, failed, todo)`` is called before the first and after each batch.
+    ``runner`` runs one :class:`RunSpec` (default :func:`execute`); tests pass one that
+    raises to stop a sweep."""
     from .backends import LocalBackend
     from .store import ResultsStore
 
-    specs = sweep.expand(runs_dir)
+    every = sweep.expand(runs_dir)
+    specs = select_runs(every, only)
     path = results or sweep.results or default_results_path(sweep)
-    store = ResultsStore(path, order={s.run_id: s.index for s in specs})
-    ids = {s.run_id for s in specs}
+    store = ResultsStore(path, order={s.run_id: s.index for s in every})
+    ids = {s.run_id for s in every}
     stale = store.run_ids() - ids
     if stale:
         if prune:

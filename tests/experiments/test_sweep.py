@@ -155,3 +155,29 @@ def test_the_base_output_dir_is_never_used_by_runs():
     sweep = load_sweep({"base": {**INLINE, "output": {"dir": "results/x", "swf": True}},
                         "grid": {"seed": [1]}})
     assert sweep.expand()[0].scenario["output"] == {"swf": True}
+
+
+def test_an_axis_of_base_files_runs_each_scenario_file(tmp_path):
+    write(tmp_path, "a.yaml", "name: a\ndatacenter: {hosts: 4}\nworkload: {jobs: [{submit: 0, procs: 1, runtime: 1}]}\n")
+    write(tmp_path, "b.yaml", "name: b\ndatacenter: {hosts: 8}\nworkload: {jobs: [{submit: 0, procs: 1, runtime: 1}]}\n")
+    path = write(tmp_path, "s.yaml", """\
+        grid:
+          base: [a.yaml, b.yaml]
+          seed: [1, 2]
+        """)
+    specs = load_sweep(path).expand()
+    assert [(s.params["base"], s.scenario["name"], s.scenario["datacenter"]["hosts"]) for s in specs] == [
+        ("a.yaml", "a", 4), ("a.yaml", "a", 4), ("b.yaml", "b", 8), ("b.yaml", "b", 8)]
+    assert "base" not in specs[0].scenario
+
+
+def test_a_missing_base_file_of_the_axis_is_reported_at_its_line(tmp_path):
+    path = write(tmp_path, "s.yaml", "grid:\n  seed: [1]\n  base: [nowhere.yaml]\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:3: base: no such scenario file: .*nowhere\.yaml"):
+        load_sweep(path)
+
+
+def test_a_sweep_without_any_base_is_an_error(tmp_path):
+    path = write(tmp_path, "s.yaml", "grid: {seed: [1]}\n")
+    with pytest.raises(ScenarioError, match="a sweep needs a base scenario"):
+        load_sweep(path)

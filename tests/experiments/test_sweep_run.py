@@ -137,3 +137,13 @@ def test_rows_of_other_sweeps_are_kept_unless_pruned(tmp_path, small_sweep):
     assert kept.stale == 3 and len(read_results(path)) == 9
     run_sweep(load_sweep(fewer), path, backend=LocalBackend(1), prune=True)
     assert len(read_results(path)) == 6
+
+
+def test_only_runs_a_subset_with_the_ids_of_the_whole_sweep(tmp_path, small_sweep):
+    sweep = load_sweep(small_sweep)
+    path = str(tmp_path / "r.csv")
+    part = run_sweep(sweep, path, backend=LocalBackend(1), only=["broker.policy=easy", "seed=2"])
+    assert part.ran == 1 and part.stale == 0
+    (row,) = read_results(path)
+    assert row["run_id"] == sweep.expand()[4].run_id
+    assert run_sweep(sweep, path, backend=LocalBackend(1)).skipped == 1
