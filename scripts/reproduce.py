@@ -8,7 +8,11 @@
 random) and CCFCFS, ACFCFS and AMCBF once per seed; on KTH and CTC also the ACFCFS variants of
 Liu 2015 section 4.3 (no CPU information, estimate error 10 % and 20 %, every process at 100 %).
 Each finished run is appended to docs/data/runs.jsonl, so an interrupted sweep resumes.
-`report` turns that file into the tables of docs/reproduction.md, beside Liu 2015 Table 2."""
+`report` turns that file into the tables of docs/reproduction.md, beside Liu 2015 Table 2.
+
+The same runs as a sweep (resumable, on local processes or a Dask cluster):
+    cloudsim-py sweep scenarios/papers/reproduce-traces.yaml [--only base=../traces/kth.yaml]
+    python scripts/reproduce.py report --results results/papers/reproduce-traces.parquet"""
 
 from __future__ import annotations
 
@@ -82,6 +86,23 @@ def run_task(task: tuple[str, str, str, int]) -> dict:
             **{m: s[m] for m in METRICS}, "utilization": s["utilization"]}
 
 
+def runs_from_sweep(path: str) -> list[dict]:
+    """The rows of a sweep results table (scenarios/papers/reproduce-traces.yaml) as the runs of
+    runs.jsonl: trace = the base scenario's file name, label = tag.label."""
+    sys.path.insert(0, REPO)
+    from cloudsim_py.experiments.store import read_results
+
+    out = []
+    for r in read_results(path):
+        if r.get("status") != "ok" or r.get("base") is None:
+            continue
+        out.append({"trace": os.path.splitext(os.path.basename(r["base"]))[0],
+                    "label": r.get("tag.label") or r["policy"], "seed": r["seed"], "hosts": r.get("hosts"),
+                    "jobs": r["jobs_finished"], "wall": r["run_seconds"], "utilization": r["utilization"],
+                    **{m: r[m] for m in METRICS}})
+    return out
+
+
 def load_runs() -> list[dict]:
     if not os.path.exists(RUNS):
         return []
@@ -124,7 +145,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     sys.path.insert(0, REPO)
     from cloudsim_py.experiments.liu2015 import TABLE2
 
-    runs = load_runs()
+    runs = runs_from_sweep(args.results) if args.results else load_runs()
     by: dict[tuple[str, str], list[dict]] = {}
     for r in runs:
         by.setdefault((r["trace"], r["label"]), []).append(r)
@@ -252,6 +273,9 @@ def main() -> None:
     p.add_argument("--seeds", type=int, default=5)
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("report")
+    p.add_argument("--results", help="read the runs from this sweep results table (made by "
+                                     "cloudsim-py sweep scenarios/papers/reproduce-traces.yaml) "
+                                     "instead of docs/data/runs.jsonl")
     p.set_defaults(func=cmd_report)
     args = ap.parse_args()
     args.func(args)

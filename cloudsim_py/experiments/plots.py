@@ -68,6 +68,11 @@ def plot_results(rows: Sequence[Mapping[str, Any]], x: str, y: Sequence[str] | s
         ax.set_ylabel(metric)
         if logy:
             ax.set_yscale("log")
+            # a band reaching zero or below has no place on a log axis: scale the view to the
+            # means (a factor 2 of margin) and let wider bands run off it
+            shown = [m for line in ax.get_lines() for m in line.get_ydata() if m > 0]
+            if shown:
+                ax.set_ylim(min(shown) / 2, max(shown) * 2)
         ax.grid(True, alpha=0.3)
         if hue:
             ax.legend(title=hue, fontsize="small")

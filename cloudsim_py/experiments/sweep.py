@@ -494,6 +494,12 @@ def _plain(value: Any) -> Any:
     return item() if callable(item) and not isinstance(value, (str, bytes)) else value
 
 
+def _hosts(result: Any) -> int | None:
+    """The machine size the run used (the trace header's when the scenario gives none)."""
+    hosts = getattr(getattr(result, "datacenter", None), "hosts", None)
+    return len(hosts) if hosts is not None else None
+
+
 def execute(spec: RunSpec) -> RunOutcome:
     """Run one sweep point (in a worker): load the scenario, run every broker, and return the
     summaries; an exception becomes the outcome's error. Warnings the library logs during the
@@ -508,7 +514,7 @@ def execute(spec: RunSpec) -> RunOutcome:
     try:
         scenario = load_scenario(spec.scenario)
         runs = run_scenario(scenario, spec.out_dir)
-        rows = [{"policy": policy, **{k: _plain(v) for k, v in result.summary.items()}}
+        rows = [{"policy": policy, "hosts": _hosts(result), **{k: _plain(v) for k, v in result.summary.items()}}
                 for policy, result in runs]
         if spec.out_dir is not None:
             with open(os.path.join(spec.out_dir, "run.json"), "w", encoding="utf-8") as fh:
