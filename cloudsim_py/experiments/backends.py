@@ -28,12 +28,14 @@ def cores() -> int:
 
 class LocalBackend:
     """``jobs`` worker processes (default: every core). With one job the runs execute in this
-    process, one after the other (no pickling, and a debugger works)."""
+    process, one after the other (no pickling, and a debugger works). While runs are going on,
+    an empty batch comes every ``tick`` seconds without a finished run."""
 
-    def __init__(self, jobs: int | None = None) -> None:
+    def __init__(self, jobs: int | None = None, tick: float = 2.0) -> None:
         if jobs is not None and jobs < 1:
             raise ExperimentError(f"--jobs must be >= 1, got {jobs}")
         self.jobs = jobs or cores()
+        self.tick = tick
         self._pool: ProcessPoolExecutor | None = None
 
     @property
@@ -57,8 +59,8 @@ class LocalBackend:
         futures: dict[Future, T] = {self._pool.submit(fn, item): item for item in items}
         pending = set(futures)
         while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            batch: Batch = []
+            done, pending = wait(pending, timeout=self.tick, return_when=FIRST_COMPLETED)
+            batch: Batch = []   # empty after a tick without a finished run: the caller may write
             for fut in done:
                 exc = fut.exception()
                 batch.append((futures[fut], exc if exc is not None else fut.result()))

@@ -60,37 +60,51 @@ def columns_of(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """Every column, in a stable order: run id and status, the others as first met, then the
     run's time, warnings and error."""
     seen: dict[str, None] = {}
+    shapes: set[tuple] = set()
     for row in rows:
-        for key in row:
-            seen.setdefault(key, None)
+        shape = tuple(row)
+        if shape not in shapes:          # most rows share their keys: look at each shape once
+            shapes.add(shape)
+            seen.update(dict.fromkeys(shape))
     middle = [c for c in seen if c not in LEAD and c not in TAIL]
     return [c for c in LEAD if c in seen] + middle + [c for c in TAIL if c in seen]
 
 
-def _kind(column: str, values: Iterable[Any]) -> str:
+def _kind(column: str, types: set) -> str:
     """bool, int, float or str: the narrowest type that holds every non-null value."""
-    if column in STRING_COLUMNS:
+    types = types - {type(None)}
+    if column in STRING_COLUMNS or not types:
         return "str"
-    kinds = {type(v) for v in values if v is not None}
-    if not kinds:
-        return "str"
-    if kinds == {bool}:
+    if types == {bool}:
         return "bool"
-    if bool not in kinds and kinds <= {int}:
+    if bool not in types and types <= {int}:
         return "int"
-    if bool not in kinds and kinds <= {int, float}:
+    if bool not in types and types <= {int, float}:
         return "float"
     return "str"
 
 
-def _as(kind: str, value: Any) -> Any:
-    if value is None:
-        return None
-    if kind == "float":
-        return float(value)
-    if kind == "str" and not isinstance(value, str):
-        return json.dumps(value) if not isinstance(value, bool) else ("true" if value else "false")
-    return value
+def _text(value: Any) -> Any:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value)
+
+
+def _columns(rows: Sequence[Mapping[str, Any]], cols: Sequence[str]) -> dict[str, tuple[str, list]]:
+    """Column -> (kind, values), values converted only where the kind needs it."""
+    out = {}
+    for c in cols:
+        values = [r.get(c) for r in rows]
+        types = set(map(type, values))
+        kind = _kind(c, types)
+        if kind == "float" and int in types:
+            values = [None if v is None else float(v) for v in values]
+        elif kind == "str" and types - {str, type(None)}:
+            values = [_text(v) for v in values]
+        out[c] = (kind, values)
+    return out
 
 
 # ------------------------------------------------------------------------------ files
@@ -98,7 +112,9 @@ def _as(kind: str, value: Any) -> Any:
 
 def _atomic_write(path: str, data: bytes) -> None:
     """Write to a temporary file beside ``path``, flush it to disk, then rename it over
-    ``path``: a reader (or a killed writer) sees the old table or the new one, never half."""
+    ``path``: a reader (or a killed writer) sees the old table or the new one, never half.
+    (The folder itself is not synced: after an operating-system crash the rename may be lost,
+    and the runs since the previous write are run again on resume.)"""
     folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
     tmp = f"{path}.tmp-{os.getpid()}"
@@ -112,30 +128,19 @@ def _atomic_write(path: str, data: bytes) -> None:
         if os.path.exists(tmp):
             os.remove(tmp)
         raise
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:  # pragma: no cover - some systems cannot open a folder
-        return
-    try:
-        os.fsync(fd)
-    except OSError:  # pragma: no cover
-        pass
-    finally:
-        os.close(fd)
 
 
 def write_results(path: str, rows: Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> None:
     """Write a whole table atomically (format from the extension)."""
     fmt = table_format(path)
     cols = list(columns) if columns is not None else columns_of(rows)
-    kinds = {c: _kind(c, (r.get(c) for r in rows)) for c in cols}
+    data = _columns(rows, cols)
     if fmt == "parquet":
         import pyarrow as pa  # type: ignore[import-untyped]
         import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
         types = {"bool": pa.bool_(), "int": pa.int64(), "float": pa.float64(), "str": pa.string()}
-        table = pa.table({c: pa.array([_as(kinds[c], r.get(c)) for r in rows], type=types[kinds[c]])
-                          for c in cols})
+        table = pa.table({c: pa.array(values, type=types[kind]) for c, (kind, values) in data.items()})
         sink = pa.BufferOutputStream()
         pq.write_table(table, sink)
         _atomic_write(path, sink.getvalue().to_pybytes())
@@ -143,8 +148,8 @@ def write_results(path: str, rows: Sequence[Mapping[str, Any]], columns: Sequenc
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(cols)
-    for r in rows:
-        writer.writerow([_csv_cell(_as(kinds[c], r.get(c))) for c in cols])
+    converted = [[_csv_cell(v) for v in values] for _, values in data.values()]
+    writer.writerows(zip(*converted))
     _atomic_write(path, buf.getvalue().encode("utf-8"))
 
 

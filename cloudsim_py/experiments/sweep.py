@@ -574,6 +574,37 @@ def default_results_path(sweep: Sweep) -> str:
     return os.path.join("results", f"{sweep.name}.{default_format()}")
 
 
+class _Writer:
+    """Writes the table after a batch of runs unless the last write was so recent that writing
+    again would take more than ``share`` of the time (a large table and runs of milliseconds):
+    then the rows wait for the next batch, a backend's idle tick, or the end of the sweep."""
+
+    def __init__(self, store: Any, share: float = 0.1, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.store = store
+        self.share = share
+        self.clock = clock
+        self.pending = False
+        self.last_end = -float("inf")
+        self.last_cost = 0.0
+
+    def put(self, run_id: str, rows: list[dict]) -> None:
+        self.store.put(run_id, rows)
+        self.pending = True
+
+    def maybe_flush(self) -> None:
+        if self.pending and self.clock() - self.last_end >= self.last_cost * (1 - self.share) / self.share:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending:
+            return
+        t0 = self.clock()
+        self.store.flush()
+        self.pending = False
+        self.last_end = self.clock()
+        self.last_cost = self.last_end - t0
+
+
 def select_runs(specs: Sequence[RunSpec], only: Iterable[str] = ()) -> list[RunSpec]:
     """The runs whose axis values match every ``key=value`` (numbers compare as numbers)."""
     from .stats import matches
@@ -628,24 +659,28 @@ def run_sweep(sweep: Sweep, results: str | None = None, *, backend: Any = None, 
     done = failed = 0
     if progress is not None:
         progress(0, 0, len(todo))
+    writer = _Writer(store)
     with backend:
-        for batch in backend.run(runner, todo):
-            interrupt: BaseException | None = None
-            for spec, outcome in batch:
-                if isinstance(outcome, BaseException):
-                    if not isinstance(outcome, Exception):
-                        interrupt = outcome
-                        continue
-                    outcome = RunOutcome(spec.run_id, [], f"{type(outcome).__name__}: {outcome}")
-                store.put(spec.run_id, rows_of(spec, outcome))
-                done += 1
-                result.ran += 1
-                if outcome.error is not None:
-                    failed += 1
-                    result.failures.append((spec.run_id, spec.params, outcome.error))
-            store.flush()
-            if progress is not None:
-                progress(done, failed, len(todo))
-            if interrupt is not None:
-                raise interrupt
+        try:
+            for batch in backend.run(runner, todo):
+                interrupt: BaseException | None = None
+                for spec, outcome in batch:
+                    if isinstance(outcome, BaseException):
+                        if not isinstance(outcome, Exception):
+                            interrupt = outcome
+                            continue
+                        outcome = RunOutcome(spec.run_id, [], f"{type(outcome).__name__}: {outcome}")
+                    writer.put(spec.run_id, rows_of(spec, outcome))
+                    done += 1
+                    result.ran += 1
+                    if outcome.error is not None:
+                        failed += 1
+                        result.failures.append((spec.run_id, spec.params, outcome.error))
+                writer.maybe_flush()
+                if progress is not None:
+                    progress(done, failed, len(todo))
+                if interrupt is not None:
+                    raise interrupt
+        finally:
+            writer.flush()
     return result
