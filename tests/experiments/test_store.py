@@ -82,3 +82,38 @@ def test_rows_are_written_in_sweep_order_unknown_runs_last(tmp_path):
 def test_a_table_needs_a_known_extension(tmp_path):
     with pytest.raises(ExperimentError, match="ends in .parquet or .csv"):
         ResultsStore(str(tmp_path / "r.xlsx"))
+
+
+def test_writes_are_spaced_so_that_writing_takes_at_most_a_tenth_of_the_time():
+    from cloudsim_py.experiments.sweep import _Writer
+
+    class Table:
+        flushes = 0
+
+        def put(self, run_id, rows):
+            pass
+
+        def flush(self):
+            Table.flushes += 1
+            clock.now += 1.0               # every write takes 1 s
+
+    class Clock:
+        now = 0.0
+
+        def __call__(self):
+            return self.now
+
+    clock = Clock()
+    writer = _Writer(Table(), share=0.1, clock=clock)
+    writer.put("a", [])
+    writer.maybe_flush()                   # first write at once: the table ends at t = 1
+    assert Table.flushes == 1
+    clock.now = 9.5
+    writer.put("b", [])
+    writer.maybe_flush()                   # 8.5 s after a 1 s write: writing now would be > 10 %
+    assert Table.flushes == 1 and writer.pending
+    clock.now = 10.0
+    writer.maybe_flush()                   # 9 s after: 1 s of writing in 10 s
+    assert Table.flushes == 2 and not writer.pending
+    writer.flush()                         # nothing pending: no write
+    assert Table.flushes == 2
