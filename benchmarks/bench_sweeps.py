@@ -26,7 +26,8 @@ import tempfile
 import time
 
 from cloudsim_py.experiments.backends import DaskBackend, LocalBackend, cores
-from cloudsim_py.experiments.sweep import load_sweep, run_sweep
+from cloudsim_py.experiments.runs import run_sweep
+from cloudsim_py.experiments.sweep import load_sweep
 from cloudsim_py.scenario import load_scenario, run_scenario
 
 TINY = {"datacenter": {"hosts": 4},

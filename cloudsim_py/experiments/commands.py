@@ -25,7 +25,8 @@ def _cmd_sweep(args: argparse.Namespace) -> int:
     from .backends import make_backend
     from .progress import SweepProgress
     from .store import ResultsStore
-    from .sweep import default_results_path, describe, load_sweep, run_sweep, select_runs
+    from .runs import default_results_path, run_sweep, select_runs
+    from .sweep import describe, load_sweep
 
     sweep = load_sweep(args.sweep)
     specs = select_runs(sweep.expand(args.runs_dir), args.only or ())

@@ -85,7 +85,7 @@ def test_a_table_needs_a_known_extension(tmp_path):
 
 
 def test_writes_are_spaced_so_that_writing_takes_at_most_a_tenth_of_the_time():
-    from cloudsim_py.experiments.sweep import _Writer
+    from cloudsim_py.experiments.runs import _Writer
 
     class Table:
         flushes = 0

@@ -8,7 +8,8 @@ import pytest
 from cloudsim_py.cli import main
 from cloudsim_py.experiments.backends import DaskBackend, LocalBackend
 from cloudsim_py.experiments.store import TIMING, read_results
-from cloudsim_py.experiments.sweep import execute, load_sweep, run_sweep
+from cloudsim_py.experiments.runs import execute, run_sweep
+from cloudsim_py.experiments.sweep import load_sweep
 from tests.experiments.conftest import write
 
 #: the run at this position stops the sweep as a kill would (KeyboardInterrupt is not a failure)
