@@ -155,9 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     from .commands.traces import add_traces_commands
     from .commands.workload import add_workload_commands
+    from .experiments.commands import add_experiment_commands
 
     add_workload_commands(sub)
     add_traces_commands(sub)
+    add_experiment_commands(sub)
     return parser
 
 

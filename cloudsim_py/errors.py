@@ -68,3 +68,7 @@ class DAGError(CloudSimError):
 class PlatformError(CloudSimError):
     """A VM type, cloud or execution-time matrix is invalid, or a task type is missing from the
     matrix; the message names the VM type, task type, job or task and the key."""
+
+
+class ExperimentError(CloudSimError):
+    """A sweep, results table, plot, report or schedule file cannot be used as asked."""

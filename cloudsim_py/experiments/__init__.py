@@ -1,1 +1,3 @@
-"""Experiments: reproduction of published tables (and, later, sweeps and plots)."""
+"""Experiments: sweeps of scenarios on local processes or Dask (``sweep``, ``runs``,
+``backends``), their results table (``store``), figures, tables and Gantt charts (``plots``,
+``report``, ``gantt``, ``schedule``), and the published tables they reproduce (``liu2015``)."""

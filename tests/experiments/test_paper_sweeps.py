@@ -1,0 +1,40 @@
+"""Every sweep of scenarios/papers/ is valid (every run passes load_scenario) and has the number
+of runs docs/experiments.md gives for it."""
+
+from pathlib import Path
+
+import pytest
+
+from cloudsim_py.experiments.sweep import load_sweep
+from tests.conftest import REPO, trace
+
+PAPERS = REPO / "scenarios" / "papers"
+#: file -> (runs, traces it reads)
+RUNS = {
+    "liu2015-table2.yaml": (64, ["KTH-SP2-1996-2.1-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"]),
+    "liu2015-figs4-6.yaml": (400, []),            # 2 workloads x 10 loads x 4 policies x 5 seeds
+    "liu2015-figs4-6-small.yaml": (80, []),       # 2 x 5 x 4 x 2
+    "liu2015-figs7-8-cpu-estimate.yaml": (600, []),   # 2 x 10 x 6 variants x 5
+    "liu2015-figs9-10-cpu-mean.yaml": (700, []),      # 2 x 10 x 7 variants x 5
+    "liu2013-figs3-4.yaml": (600, []),            # 2 x 10 x 6 policies x 5
+    "liu2013-sec5.4.yaml": (570, []),             # 2 x 3 loads x 5 seeds x (1 + 4 + 8 + 6)
+    "reproduce-traces.yaml": (312, None),         # 16 x (2 + 3 x 5) + 2 x 4 x 5; every shared trace
+}
+
+
+def test_every_paper_sweep_is_listed():
+    assert sorted(p.name for p in PAPERS.glob("*.yaml")) == sorted(RUNS)
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_paper_sweep_expands_to_valid_runs(name):
+    runs, traces = RUNS[name]
+    if traces is None:   # every trace named by scenarios/traces/*.yaml (".../traces}/NAME")
+        for scenario in (REPO / "scenarios" / "traces").glob("*.yaml"):
+            text = scenario.read_text()
+            trace(text.split("traces}/", 1)[1].split()[0])
+    for t in traces or ():
+        trace(t)
+    specs = load_sweep(Path(PAPERS / name)).expand()
+    assert len(specs) == runs
+    assert len({s.run_id for s in specs}) == runs
