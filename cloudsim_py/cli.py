@@ -7,7 +7,7 @@ import logging
 import os
 import sys
 import time
-from typing import Sequence
+from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .errors import CloudSimError
@@ -19,18 +19,22 @@ class Progress:
     """Jobs done and jobs/s on stderr for runs longer than ``delay`` seconds: a listener of the
     datacenter's finishes (and submits), like any other."""
 
-    def __init__(self, stream=sys.stderr, delay: float = 2.0, every: float = 0.5,
+    def __init__(self, stream: TextIO = sys.stderr, delay: float = 2.0, every: float = 0.5,
                  check_every: int = 1024) -> None:
         self.stream = stream
         self.delay = delay
         self.every = every
         self.check_every = check_every      # look at the clock once per this many finishes
-        self.reset(newline=False)
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+        self.done = 0
+        self.submitted = 0
 
-    def on_submit(self, job) -> None:
+    def on_submit(self, job: Any) -> None:
         self.submitted += 1
 
-    def on_finish(self, job) -> None:
+    def on_finish(self, job: Any) -> None:
         self.done += 1
         if self.done % self.check_every:
             return

@@ -64,8 +64,9 @@ class JobRecords:
             arr = list(zip(*rows))
         else:
             arr = [()] * len(names)
-        cols = {n: np.asarray(a, dtype=np.int64 if n in _INT_FIELDS else np.float64)
-                for n, a in zip(names, arr)}
+        cols: dict[str, np.ndarray] = {
+            n: np.asarray(a, dtype=np.int64 if n in _INT_FIELDS else np.float64)
+            for n, a in zip(names, arr)}
         order = np.lexsort((cols["id"], cols["submit"]))
         cols = {n: c[order] for n, c in cols.items()}
         cols["response"] = cols["finish"] - cols["submit"]
@@ -103,11 +104,8 @@ class JobLog(DatacenterListener):
         self.finished: list[Job] = []
         self.rejected: list[Job] = []
         self.reasons: dict[int, str] = {}
-        #: the hook is the list's own append: no Python call per finished job
-        self.on_finish = self.finished.append  # type: ignore[method-assign]
-
-    def on_finish(self, job: Job) -> None:  # replaced per instance by ``finished.append``
-        self.finished.append(job)
+        # the finish hook is the list's own append (C): no Python call per finished job
+        setattr(self, "on_finish", self.finished.append)
 
     def on_reject(self, job: Job, reason: str) -> None:
         self.rejected.append(job)

@@ -49,10 +49,7 @@ class Registry(Generic[T]):
         self._entry_points_loaded = True
         from importlib import metadata  # imported here: it costs ~40 ms at start-up
 
-        try:
-            eps = metadata.entry_points(group=self.entry_point_group)
-        except TypeError:  # pragma: no cover - Python < 3.10 API
-            eps = metadata.entry_points().get(self.entry_point_group, [])
+        eps = metadata.entry_points(group=self.entry_point_group)
         for ep in eps:
             self._items.setdefault(ep.name.lower(), ep.load())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sortedcontainers import SortedList
 
+from ..engine import Event
 from ..workload.job import Job
 from .base import Broker, register_broker
 from .ends import EstimatedEnds
@@ -37,7 +38,7 @@ class ConservativeBroker(Broker):
         self.ends = dc.subscribe(EstimatedEnds())  # running jobs' estimated ends
         self._new: list[Job] = []
         self._seq = 0
-        self._timer = None                       # pending wake-up for a reservation, if any
+        self._timer: Event | None = None         # pending wake-up for a reservation, if any
         self._timer_at = -1.0
         self._gains: list[float] = []            # end of each interval of capacity gained
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked

@@ -115,7 +115,7 @@ class WaitQueue:
         return iter(self._by_arrival)
 
     def head(self) -> "Job | None":
-        return self._by_arrival[0] if self._by_arrival else None  # type: ignore[no-any-return]
+        return self._by_arrival[0] if self._by_arrival else None
 
     def by_size(self) -> Iterator["Job"]:
         """Smallest first (SMJF), ties in arrival order."""

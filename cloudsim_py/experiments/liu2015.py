@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import os
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..runner import simulate
 from ..workload.table import WorkloadTable, prepare, read_table
@@ -71,7 +71,7 @@ def deviation(ours: float, paper: float) -> float:
 
 
 #: the ACFCFS variants of Liu 2015 section 4.3, as overrides of a simulate() call
-VARIANTS = {
+VARIANTS: dict[str, dict[str, Any]] = {
     "acfcfs": {},
     "acfcfs_err10": {"cpu_estimate": ("error", 0.1)},
     "acfcfs_err20": {"cpu_estimate": ("error", 0.2)},

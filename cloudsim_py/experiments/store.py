@@ -29,8 +29,8 @@ _INT = re.compile(r"^-?\d+$")
 
 def has_pyarrow() -> bool:
     try:
-        import pyarrow  # type: ignore[import-untyped]  # noqa: F401
-        import pyarrow.parquet  # type: ignore[import-untyped]  # noqa: F401
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
     except ImportError:
         return False
     return True
@@ -136,8 +136,8 @@ def write_results(path: str, rows: Sequence[Mapping[str, Any]], columns: Sequenc
     cols = list(columns) if columns is not None else columns_of(rows)
     data = _columns(rows, cols)
     if fmt == "parquet":
-        import pyarrow as pa  # type: ignore[import-untyped]
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow as pa
+        import pyarrow.parquet as pq
 
         types = {"bool": pa.bool_(), "int": pa.int64(), "float": pa.float64(), "str": pa.string()}
         table = pa.table({c: pa.array(values, type=types[kind]) for c, (kind, values) in data.items()})
@@ -169,7 +169,7 @@ def read_results(path: str) -> list[dict]:
     if not os.path.isfile(path):
         raise ExperimentError(f"{path}: no such results table")
     if fmt == "parquet":
-        import pyarrow.parquet as pq  # type: ignore[import-untyped]
+        import pyarrow.parquet as pq
 
         try:
             return pq.read_table(path).to_pylist()

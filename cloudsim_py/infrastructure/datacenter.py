@@ -154,7 +154,7 @@ class Datacenter:
 
     def _hook_list(self, name: str) -> list:
         assert name in HOOKS
-        return getattr(self, f"_{name}")  # type: ignore[no-any-return]
+        return getattr(self, f"_{name}")
 
     @property
     def listeners(self) -> tuple[Any, ...]:
@@ -206,7 +206,14 @@ class Datacenter:
     def job_at(self, host: Host | int, tier: int) -> Job | None:
         """The job whose process holds ``tier`` on ``host``, or ``None``; O(1)."""
         h = self.hosts[host] if isinstance(host, int) else host
-        return h.slots[tier].job  # type: ignore[no-any-return]
+        return h.slots[tier].job
+
+    def hosts_of(self, job: Job) -> list[Host]:
+        """The hosts of a running job, ``hosts_of(job)[i]`` running process i."""
+        r = job.run
+        if r is None or r.hosts is None:
+            raise CapacityError(f"t={self.sim.now}: job {job.id} is {job.state.label}, not running")
+        return r.hosts
 
     def host_load(self, host: Host | int) -> float:
         """Estimated CPU load of the host's busy slots (unknown usage counts 0); O(1)."""
@@ -572,7 +579,8 @@ class Datacenter:
         tier = r.tier
         idle = self._idle[tier]
         hosts = r.hosts
-        for h in hosts:  # type: ignore[union-attr]
+        assert hosts is not None
+        for h in hosts:
             slot = h.slots[tier]
             slot.job = None
             slot.process = -1

@@ -52,10 +52,7 @@ def overridden_hooks(listener: Any) -> dict[str, Any]:
     out = {}
     for name in HOOKS:
         fn = getattr(listener, name, None)
-        if fn is None:
-            continue
-        base = getattr(DatacenterListener, name)
-        if getattr(type(listener), name, None) is base:
+        if fn is None or getattr(fn, "__func__", None) is getattr(DatacenterListener, name):
             continue
         out[name] = fn
     return out

@@ -98,7 +98,8 @@ def load_scenario(source: str | os.PathLike | Mapping, overrides: Iterable[str] 
     ``${VAR:-default}`` expand from the environment.
     """
     if isinstance(source, Mapping):
-        data, lines, name, base = dict(source), {}, "<mapping>", os.getcwd()
+        lines: dict[str, int] = {}
+        data, name, base = dict(source), "<mapping>", os.getcwd()
     else:
         name = os.fspath(source)
         try:

@@ -111,14 +111,14 @@ def _workload(ctx: _Ctx, value: Any, base_dir: str, env: Mapping[str, str]) -> W
     if isinstance(raw.get("trace"), str) and raw["trace"]:
         text_ = expand_env(ctx, raw["trace"], "workload.trace", env)
         raw["trace"] = os.path.normpath(os.path.join(base_dir, os.path.expanduser(text_)))
-    return ctx.spec(WorkloadSpec, raw, "workload")  # type: ignore[no-any-return]
+    return ctx.spec(WorkloadSpec, raw, "workload")
 
 
 def _broker(ctx: _Ctx, value: Any, path: str) -> BrokerSpec:
     if isinstance(value, str):
         value = {"policy": value}
     raw = _keys(ctx, value, path, _fields(BrokerSpec))
-    return ctx.spec(BrokerSpec, raw, path)  # type: ignore[no-any-return]
+    return ctx.spec(BrokerSpec, raw, path)
 
 
 TOP_KEYS = ("name", "seed", "datacenter", "workload", "broker", "metrics", "output")
@@ -151,7 +151,7 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     if "dir" in out_raw:
         out_raw["dir"] = expand_env(ctx, out_raw["dir"], "output.dir", env)
     output = ctx.spec(OutputSpec, out_raw, "output")
-    return ctx.spec(Scenario, dict(name=name, seed=seed, datacenter=dc, workload=workload,  # type: ignore[no-any-return]
+    return ctx.spec(Scenario, dict(name=name, seed=seed, datacenter=dc, workload=workload,
                                    brokers=brokers, metrics=metrics, output=output, source=source,
                                    base_dir=base_dir), "")
 

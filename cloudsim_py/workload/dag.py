@@ -57,16 +57,12 @@ EdgeCost = Union[Mapping[Any, Any], Callable[[Any, Any], Any]]
 
 def _valid_number(value: object, positive: bool) -> bool:
     """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float."""
-    kind = type(value)
-    if kind is float or kind is int:
-        number = value  # type: ignore[assignment]
-    elif isinstance(value, numbers.Real) and not isinstance(value, bool):
-        number = float(value)
-    else:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
+    number = float(value)
     if positive:
-        return 0 < number < math.inf  # type: ignore[operator]
-    return 0 <= number < math.inf  # type: ignore[operator]
+        return 0 < number < math.inf
+    return 0 <= number < math.inf
 
 
 def _number_error(job: object, where: str, key: str, value: object, positive: bool) -> DAGError:
@@ -273,7 +269,7 @@ def critical_path(job: DagJob, cost: NodeCost, comm: EdgeCost | None = None) -> 
     end = max(job.order, key=lambda t: finish[t])
     path = [end]
     while via[path[-1]] is not None:
-        path.append(via[path[-1]])  # type: ignore[arg-type]
+        path.append(via[path[-1]])
     return finish[end], path[::-1]
 
 
@@ -343,7 +339,7 @@ def build_dag_job(job_id: Hashable, tasks: Mapping[Task, Mapping[str, Any]],
                   edges: Iterable[tuple[Task, Task] | tuple[Task, Task, float]], **job_fields: Any) -> DagJob:
     """A :class:`DagJob` from ``{task: fields}`` and ``(parent, child[, data_mb])`` edges; an edge
     naming an unknown task is a DAGError."""
-    g = nx.DiGraph()
+    g: nx.DiGraph = nx.DiGraph()
     g.add_nodes_from((t, dict(f)) for t, f in tasks.items())
     for edge in edges:
         u, v = edge[0], edge[1]
@@ -351,7 +347,7 @@ def build_dag_job(job_id: Hashable, tasks: Mapping[Task, Mapping[str, Any]],
             if t not in g:
                 raise DAGError(f"job {job_id}: edge {u!r} -> {v!r} names unknown task {t!r}")
         if len(edge) == 3:
-            g.add_edge(u, v, data_mb=edge[2])  # type: ignore[misc]
+            g.add_edge(u, v, data_mb=edge[2])
         else:
             g.add_edge(u, v)
     return DagJob(id=job_id, graph=g, **job_fields)

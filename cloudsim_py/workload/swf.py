@@ -269,8 +269,9 @@ def write_swf(path: str | os.PathLike | IO[str], records: Iterable[Sequence[floa
               header: Mapping[str, object] | Sequence[str] = ()) -> int:
     """Write records (18 numbers each) with a header. ``header`` is either a mapping
     (written as ``; Key: value``) or ready comment lines. Returns the number of records."""
-    own = not hasattr(path, "write")
-    fh: IO[str] = open(os.fspath(path), "w", encoding="utf-8") if own else path  # type: ignore[arg-type]
+    own = isinstance(path, (str, os.PathLike))
+    fh: IO[str] = open(os.fspath(path), "w", encoding="utf-8") if isinstance(path, (str, os.PathLike)) \
+        else path
     try:
         if isinstance(header, Mapping):
             for key, value in header.items():

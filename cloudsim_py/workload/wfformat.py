@@ -141,7 +141,7 @@ def workflow_from_dict(doc: Mapping[str, Any], source: str = "<memory>", job_id:
     machines = _machines(where, execution)
     machine_names = {m.name for m in machines}
 
-    g = nx.DiGraph()
+    g: nx.DiGraph = nx.DiGraph()
     task_machines: dict[str, tuple[str, ...]] = {}
     for tid, task in byid.items():
         if tid not in runs:

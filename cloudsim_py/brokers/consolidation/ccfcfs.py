@@ -84,7 +84,7 @@ class CcfcfsBroker(Broker):
         dc = self.dc
         rest = []
         for job in selected:
-            if job.state is RUNNING and all(dc.job_at(h, FG) is None for h in job.hosts):
+            if job.state is RUNNING and all(dc.job_at(h, FG) is None for h in dc.hosts_of(job)):
                 dc.swap_tiers(job, FG)    # lines 24-27: switch up in place
             else:
                 rest.append(job)
@@ -159,7 +159,7 @@ class AcfcfsBroker(CcfcfsBroker):
         dc = self.dc
         keep_smallest(evicted, idle)                           # lines 34-39
         for job in list(evicted):                              # lines 40-43
-            if all(dc.job_at(h, BG) is None for h in job.hosts):
+            if all(dc.job_at(h, BG) is None for h in dc.hosts_of(job)):
                 evicted.remove(job)
                 dc.swap_tiers(job, BG)
         for job in evicted:                                    # line 29

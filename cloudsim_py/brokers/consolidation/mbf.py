@@ -80,10 +80,10 @@ class MigrationBackfillBroker(Broker):
             self.queue.remove(job)
             placed = dc.resume(job, tier, migrate=True)
         else:  # running in a lower tier
-            own = [h for h in job.hosts if dc.is_available(h, tier)]
+            own = [h for h in dc.hosts_of(job) if dc.is_available(h, tier)]
             if len(own) == job.procs:
                 dc.swap_tiers(job, tier)                     # switch in place, free
-                placed = job.hosts
+                placed = dc.hosts_of(job)
             else:
                 # Liu 2013 section 4.2: processes whose upper VM is idle switch in place, the
                 # others are saved and restored elsewhere (one suspend/resume, one migration)
@@ -177,9 +177,9 @@ class MigrationBackfillBroker(Broker):
         movers = sorted((j for t in range(tier + 1, self.k) for j in dc.running(t)), key=arrival)
         for job in movers:
             if job.state is RUNNING and job.tier > tier and all(
-                    dc.is_available(h, tier) for h in job.hosts):
+                    dc.is_available(h, tier) for h in dc.hosts_of(job)):
                 dc.swap_tiers(job, tier)
-                self._threshold_evictions(job.hosts, tier)
+                self._threshold_evictions(dc.hosts_of(job), tier)
 
     def _fill(self, tier: int) -> None:
         """Liu 2013 Alg. 3: scan the queue in arrival order, place what fits the available VMs."""
