@@ -114,13 +114,14 @@ def _cmd_stats(args: argparse.Namespace) -> int:
         print(f"error: {args.file}: no usable jobs", file=sys.stderr)
         return 1
     submit = prepared.data[:, COL["submit"]]
-    procs, run = prepared.procs, prepared.runtime
+    procs, run, report = prepared.procs, prepared.runtime, prepared.report
+    assert procs is not None and run is not None and report is not None, "prepare() sets all three"
     d = describe(submit, procs, run, machine)
     print(f"file            {args.file}")
     if "Model" in table.header.fields:
         print(f"model           {table.header.fields['Model']}")
     print(f"jobs            {len(prepared)} of {len(table)} records")
-    for line in prepared.report.lines()[1:]:
+    for line in report.lines()[1:]:
         print(f"               {line}")
     print(f"machine         {machine} processors ({machine_from})")
     print(f"span            {(submit.max() - submit.min()) / 86400:.1f} days, {d['jobs_per_day']:.1f} jobs/day, "
@@ -136,7 +137,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     req = prepared.data[:, COL["req_time"]]
     if np.any(req > 0):
         ratio = run[req > 0] / req[req > 0]
-        print(f"requested time  {_fmt_pct(np.mean(req > 0))} of jobs have one; median runtime/request "
+        print(f"requested time  {_fmt_pct(float(np.mean(req > 0)))} of jobs have one; median runtime/request "
               f"{np.median(ratio):.2f}; {int(np.sum((req > 0) & (run > req)))} ran longer than requested")
     print("short jobs by size class (Liu 2015 Table 1 style)")
     for line in short_job_table(procs, run).lines():

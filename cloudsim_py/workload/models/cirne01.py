@@ -121,7 +121,7 @@ class MoldabilityModel:
         """
         procs = np.asarray(procs, dtype=np.int64)
         runtime = np.asarray(runtime, dtype=np.float64)
-        n = procs.shape[0]
+        n: int = procs.shape[0]
         req = np.asarray(requested, dtype=np.float64) if requested is not None else np.full(n, -1.0)
         cmin = np.maximum(1, np.ceil(uniform_log(*CMIN_UL, n, rng))).astype(np.int64)
         sigma = np.maximum(0.0, rng.normal(*SIGMA_NORMAL, n)) * self.k_sigma

@@ -138,7 +138,7 @@ class LiDagModel:
         out = []
         for j in range(jobs):
             a, b = int(first[j]), int(first[j + 1])
-            g = nx.DiGraph()
+            g: nx.DiGraph[int] = nx.DiGraph()
             g.add_nodes_from((i, {"type": types[a + i], "cpus": cpus_l[a + i], "image_mb": image_l[a + i],
                                   "memory_mb": memory_l[a + i]}) for i in range(b - a))
             e0 = int(efirst[j])

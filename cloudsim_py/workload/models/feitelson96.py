@@ -78,22 +78,26 @@ class Feitelson96:
     ``procs`` defaults to the fitted machine; ``load``: target offered load, reached by scaling
     the gaps between new jobs (repetitions follow their predecessor, so the scale is solved
     iteratively); ``None`` keeps the fitted arrival rate.
+
+    ``procs`` and the fitted constants accept ``None`` (their default): ``__attrs_post_init__``
+    replaces it by the fit's value, so after construction each of them holds a value (hence the
+    non-optional annotations).
     """
 
     fit: str = attrs.field(default="SDSC-Par-1996")
-    procs: int | None = attrs.field(default=None, validator=machine_procs(optional=True))
+    procs: int = attrs.field(default=None, validator=machine_procs(optional=True))
     load: float | None = attrs.field(default=None, validator=target_load())
     harmonic_order: float = attrs.field(default=1.5, validator=real(0.0))
-    serial_weight: float | None = attrs.field(default=None, validator=real(0.0, optional=True))
-    pow2_weights: dict[int, float] | None = attrs.field(default=None, converter=_pow2_weights)
-    other_weight: float | None = attrs.field(default=None, validator=real(0.0, optional=True))
-    short_mean: float | None = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
-    long_mean: float | None = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
-    short_prob_intercept: float | None = attrs.field(default=None, validator=real(optional=True))
-    short_prob_slope: float | None = attrs.field(default=None, validator=real(optional=True))
-    repeat_exponent: float | None = attrs.field(default=None, validator=real(0.0, optional=True))
-    max_repeats: int | None = attrs.field(default=None, validator=integer(1, optional=True))
-    mean_interarrival: float | None = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
+    serial_weight: float = attrs.field(default=None, validator=real(0.0, optional=True))
+    pow2_weights: dict[int, float] = attrs.field(default=None, converter=_pow2_weights)
+    other_weight: float = attrs.field(default=None, validator=real(0.0, optional=True))
+    short_mean: float = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
+    long_mean: float = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
+    short_prob_intercept: float = attrs.field(default=None, validator=real(optional=True))
+    short_prob_slope: float = attrs.field(default=None, validator=real(optional=True))
+    repeat_exponent: float = attrs.field(default=None, validator=real(0.0, optional=True))
+    max_repeats: int = attrs.field(default=None, validator=integer(1, optional=True))
+    mean_interarrival: float = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
     label: str = attrs.field(default="", init=False)
     achieved_load: float | None = attrs.field(default=None, init=False)
 

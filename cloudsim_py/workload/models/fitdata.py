@@ -26,7 +26,7 @@ def load_fit(model: str, fit: str) -> dict[str, Any]:
     """The JSON data of fit ``fit`` of ``model``; :class:`ParameterError` (``fit``) if unknown."""
     if not isinstance(fit, str) or not fit:
         raise ParameterError("fit", f"must be the name of a shipped fit, got {fit!r}")
-    entry = resources.files(__package__).joinpath("data", f"{model}_{fit.lower()}.json")
+    entry = resources.files(__package__).joinpath("data").joinpath(f"{model}_{fit.lower()}.json")
     if not entry.is_file():
         known = ", ".join(available_fits(model)) or "none"
         raise ParameterError("fit", f"no fitted constants {fit!r} for {model}; shipped: {known}")

@@ -79,8 +79,11 @@ class JannRange:
 
 
 def _ranges(value: Any) -> tuple[JannRange, ...] | None:
-    if value is None:
-        return None
+    """attrs converter: ``None`` (the fit's ranges, set by ``__attrs_post_init__``) or the ranges."""
+    return None if value is None else _parse_ranges(value)
+
+
+def _parse_ranges(value: Any) -> tuple[JannRange, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or not value:
         raise ParameterError("ranges", f"must be a non-empty list of size ranges, got {value!r}")
     return tuple(r if isinstance(r, JannRange) else JannRange.from_mapping(r, f"ranges[{i}]")
@@ -97,19 +100,23 @@ class Jann97:
     ``procs`` are clipped to ``procs``. ``load``: target offered load, reached by scaling every
     inter-arrival time by one factor (the streams are renewal processes, so the load is exactly
     inversely proportional to it); ``None`` keeps the fitted arrival rates.
+
+    ``procs`` and ``ranges`` accept ``None`` (their default): ``__attrs_post_init__`` replaces it
+    by the fit's value, so after construction both hold a value (hence the non-optional
+    annotations).
     """
 
     fit: str = attrs.field(default="CTC-SP2-1996")
-    procs: int | None = attrs.field(default=None, validator=machine_procs(optional=True))
+    procs: int = attrs.field(default=None, validator=machine_procs(optional=True))
     load: float | None = attrs.field(default=None, validator=target_load())
-    ranges: tuple[JannRange, ...] | None = attrs.field(default=None, converter=_ranges)
+    ranges: tuple[JannRange, ...] = attrs.field(default=None, converter=_ranges)
     label: str = attrs.field(default="", init=False)
     achieved_load: float | None = attrs.field(default=None, init=False)
 
     def __attrs_post_init__(self) -> None:
         if self.ranges is None:
             data = load_fit("jann97", self.fit)
-            self.ranges = _ranges(data["ranges"])
+            self.ranges = _parse_ranges(data["ranges"])
             self.label = data["label"]
             if self.procs is None:
                 self.procs = int(data["machine_procs"])

@@ -106,24 +106,21 @@ TYPELESS = LublinStream(serial_prob=0.244, pow2_prob=0.576, ulow=0.8, umed=None,
                         aarr=10.2303, barr=0.4871, arar=1.0225, anum=8.1737, bnum=3.9631)
 
 
-def _stream(default: LublinStream, name: str):
-    """attrs converter: a mapping of overrides on top of the published stream ``default``."""
-
-    def convert(value: Any) -> LublinStream:
-        if isinstance(value, LublinStream):
-            return value
-        if not isinstance(value, Mapping):
-            raise ParameterError(name, f"must be a mapping of stream parameters, got {value!r}")
-        known = {f.name for f in attrs.fields(LublinStream)}
-        for key in value:
-            if key not in known:
-                raise ParameterError(f"{name}.{key}", f"unknown parameter; known: {', '.join(sorted(known))}")
-        try:
-            return attrs.evolve(default, **value)
-        except ParameterError as exc:
-            raise exc.within(name) from None
-
-    return convert
+def _stream(value: Any, default: LublinStream, name: str) -> LublinStream:
+    """attrs converter (through a lambda naming the stream): a stream, or a mapping of overrides
+    on top of the published stream ``default``."""
+    if isinstance(value, LublinStream):
+        return value
+    if not isinstance(value, Mapping):
+        raise ParameterError(name, f"must be a mapping of stream parameters, got {value!r}")
+    known = {f.name for f in attrs.fields(LublinStream)}
+    for key in value:
+        if key not in known:
+            raise ParameterError(f"{name}.{key}", f"unknown parameter; known: {', '.join(sorted(known))}")
+    try:
+        return attrs.evolve(default, **value)
+    except ParameterError as exc:
+        raise exc.within(name) from None
 
 
 @attrs.define(slots=True)
@@ -151,9 +148,10 @@ class Lublin03:
     procs: int = attrs.field(default=128, validator=machine_procs())
     typed: bool = attrs.field(default=True, validator=boolean())
     load: float | None = attrs.field(default=None, validator=target_load())
-    batch: LublinStream = attrs.field(default=BATCH, converter=_stream(BATCH, "batch"))
-    interactive: LublinStream = attrs.field(default=INTERACTIVE, converter=_stream(INTERACTIVE, "interactive"))
-    typeless: LublinStream = attrs.field(default=TYPELESS, converter=_stream(TYPELESS, "typeless"))
+    batch: LublinStream = attrs.field(default=BATCH, converter=lambda v: _stream(v, BATCH, "batch"))
+    interactive: LublinStream = attrs.field(default=INTERACTIVE,
+                                            converter=lambda v: _stream(v, INTERACTIVE, "interactive"))
+    typeless: LublinStream = attrs.field(default=TYPELESS, converter=lambda v: _stream(v, TYPELESS, "typeless"))
     truncate: bool = attrs.field(default=True, validator=boolean())
     achieved_load: float | None = attrs.field(default=None, init=False)
 
@@ -192,10 +190,12 @@ class Lublin03:
 
     def _sizes(self, s: LublinStream, n: int, rng: np.random.Generator) -> np.ndarray:
         """Section 2.3 step 2: serial, power-of-two or other size from the two-stage uniform."""
+        umed, uhi = s.umed, s.uhi
+        assert umed is not None and uhi is not None, "stream not resolved for procs (use streams())"
         u = rng.random(n)
         lower = rng.random(n) < s.uprob
         v = rng.random(n)
-        x = np.where(lower, s.ulow + v * (s.umed - s.ulow), s.umed + v * (s.uhi - s.umed))
+        x = np.where(lower, s.ulow + v * (umed - s.ulow), umed + v * (uhi - umed))
         x = np.where(u <= s.serial_prob + s.pow2_prob, np.round(x), x)
         size = np.round(np.exp2(x))
         size = np.where(u <= s.serial_prob, 1.0, size)

@@ -19,7 +19,7 @@ different random stream, and ~K numpy calls instead of one Python step per job.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Any, Sequence
 
 import attrs
 import numpy as np
@@ -228,7 +228,7 @@ def default_max_est(runtime: np.ndarray, requested: np.ndarray | None = None) ->
 
 
 def tsafrir05_estimates(runtime: Sequence[float] | np.ndarray, rng: np.random.Generator,
-                        max_est: float | None = None, **constants: float | int | str) -> np.ndarray:
+                        max_est: float | None = None, **constants: Any) -> np.ndarray:
     """Tsafrir-Etsion-Feitelson estimates for ``runtime`` (any array of runtimes, seconds).
 
     ``max_est`` defaults to the longest runtime rounded up to a whole hour; ``constants``
