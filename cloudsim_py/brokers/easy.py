@@ -40,7 +40,7 @@ class EasyBroker(Broker):
             free -= job.procs
             started += 1
         if started:
-            queue.drop_front(started)
+            del jobs[:started]
         if len(jobs) < 2 or free == 0:
             return
         shadow, extra = self._reservation(jobs[0].procs, free)

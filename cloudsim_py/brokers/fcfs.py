@@ -21,4 +21,4 @@ class FcfsBroker(Broker):
             free -= job.procs
             started += 1
         if started:
-            queue.drop_front(started)
+            del queue.jobs[:started]

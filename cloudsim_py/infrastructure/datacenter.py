@@ -84,6 +84,7 @@ class Datacenter:
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline
         self._fast = tiers == 1 and uniform
         self.suspended: dict[Job, None] = {}
+        self._spare: list[RunState] = []     # run states of finished jobs, for the next starts
         self.submitted = 0
         self.finished = 0
         self.rejected = 0
@@ -285,9 +286,12 @@ class Datacenter:
             self._resize(job, size)
         r = job.run
         if r is None:
-            r = job.run = RunState()
+            # a run state finished jobs gave back, or a new one (no allocation per start)
+            r = job.run = self._spare.pop() if self._spare else RunState()
         r.size = n = job.procs
-        r.work = work = job.desc.work(n)
+        desc = job.desc
+        # the description's runtime is its work at the size it asks for (the protocol says so)
+        r.work = work = desc.runtime if n == desc.procs else desc.work(n)
         if self._fast and hosts is None and tier == 0:
             # Fast path of every k = 1 policy on identical hosts: the first idle hosts, as
             # FirstIdle/JobDispatch choose them, and the finish at now + work, as
@@ -614,7 +618,8 @@ class Datacenter:
         self._dirty = True
         for fn in self._on_finish:
             fn(job)
-        job.run = None   # a finished job holds no run state (and a long run keeps less in memory)
+        job.run = None   # a finished job holds no run state; the next start reuses this one
+        self._spare.append(r)
 
     def _restored(self, job: Job) -> None:
         r = job.run

@@ -14,7 +14,9 @@ class JobDescription(Protocol):
     """What every kind of job tells the simulator. ``procs`` is the size asked for (what the
     broker sees before it decides), ``min_procs`` the least it can run on (what the arrival
     check compares with the machine); ``work(size)`` is the true work (seconds on dedicated
-    processors at that size) and is read by the datacenter only, never by a broker."""
+    processors at that size) and is read by the datacenter only, never by a broker.
+    ``runtime`` is ``work(procs)``: the datacenter reads it directly for a job started at the
+    size it asks for."""
 
     @property
     def id(self) -> int: ...
