@@ -253,3 +253,72 @@ def test_unknown_cpu_usage_places_processes_at_random_and_ignores_the_threshold(
     dc2.start(fg2, 0)
     bg2 = submitted(dc2, Job(2, 0, 2, runtime=10, cpu_usage=(0.5, 0.5), cpu_estimate=None))
     assert [h.id for h in dc2.start(bg2, 1)] == picks          # same seed, same random choice
+
+
+# ----------------------------------------------------------------- job descriptions and sizes
+
+class Divisible:
+    """A description whose work depends on the size: ``total`` processor-seconds split evenly
+    over any size from 1 to 8 (a perfectly moldable job), asking for 2 by default."""
+
+    def __init__(self, id: int, total: float) -> None:
+        self.id, self.submit_time, self.procs, self.row = id, 0.0, 2, -1
+        self.total = total
+        self.runtime = self.runtime_estimate = total / 2
+        self.min_procs = 1
+
+    def work(self, size: int) -> float:
+        if not 1 <= size <= 8:
+            raise ValueError(f"size {size}")
+        return self.total / size
+
+    def estimate(self, size: int) -> float:
+        return self.work(size)
+
+    def usage(self, size: int):
+        return None
+
+    def usage_estimate(self, size: int):
+        return None
+
+
+def test_start_with_a_size_asks_the_description_for_its_work_at_that_size():
+    # 120 processor-seconds on 4 processors: 30 s; the broker then sees 4 processes
+    sim, dc = world(hosts=4)
+    job = submitted(dc, Job(Divisible(1, 120.0)))
+    assert (job.procs, job.runtime_estimate) == (2, 60.0)
+    dc.start(job, size=4)
+    assert (job.procs, job.runtime_estimate, len(job.hosts)) == (4, 30.0, 4)
+    sim.run()
+    assert job.finish_time == 30.0 and job.work == 30.0
+
+
+def test_a_rigid_job_refuses_another_size():
+    from cloudsim_py.errors import JobError
+
+    sim, dc = world(hosts=4)
+    job = submitted(dc, Job(1, 0, 2, runtime=10))
+    with pytest.raises(JobError, match="job 1 is rigid: it runs on 2 processors, not 3"):
+        dc.start(job, size=3)
+    assert job.state is JobState.QUEUED and job.procs == 2 and dc.idle(0) == 4
+
+
+def test_the_arrival_check_uses_the_smallest_size_a_job_can_run_on():
+    # asks for 2, can run on 1: accepted on a one-host datacenter; a rigid 2 is rejected
+    sim, dc = world(hosts=1)
+    moldable = submitted(dc, Job(Divisible(1, 10.0)))
+    rigid = submitted(dc, Job(2, 0, 2, runtime=10))
+    assert moldable.state is JobState.QUEUED and rigid.state is JobState.REJECTED
+
+
+def test_a_world_can_be_stepped_one_timestamp_at_a_time():
+    from cloudsim_py import DatacenterSpec, build
+
+    jobs = [Job(1, 0.0, 2, runtime=5.0), Job(2, 1.0, 2, runtime=5.0), Job(3, 1.0, 4, runtime=1.0)]
+    world = build(jobs, datacenter=DatacenterSpec(hosts=4), broker="fcfs")
+    times = []
+    while (t := world.step()) is not None:
+        times.append((t, world.datacenter.idle(), len(world.broker.queue)))
+    # t=0: job 1 starts (2 idle); t=1: job 2 starts, job 3 waits (0 idle, 1 queued);
+    # t=5 and t=6: jobs 1 and 2 end (2 idle, then job 3 starts at 6 and ends at 7)
+    assert times == [(0.0, 2, 0), (1.0, 0, 1), (5.0, 2, 1), (6.0, 0, 0), (7.0, 4, 0)]
