@@ -117,6 +117,10 @@ def test_a_list_of_brokers_runs_each_on_the_same_workload(tmp_path):
     ("datacenter: {hosts: 4, threshold: 1.5}", r"datacenter\.threshold: must be <= 1, got 1\.5"),
     ("datacenter: {hosts: 4, interference: liu2099}", r"datacenter\.interference: unknown interference preset 'liu2099'"),
     ("datacenter: {hosts: 4, fidelity: exact}", r"datacenter\.fidelity: unknown value 'exact'"),
+    ("datacenter: {hosts: 5, groups: [{count: 4}]}", r"datacenter\.hosts: 5 hosts but the groups hold 4"),
+    ("datacenter: {speed: 2, groups: [{count: 4}]}", r"datacenter\.speed: give the speed per group"),
+    ("datacenter: {groups: [{count: 4, speed: 0}]}", r"datacenter\.groups\.0\.speed: must be > 0"),
+    ("datacenter: {groups: [{count: 4, sped: 2}]}", r"datacenter\.groups\.0\.sped: unknown key 'sped'"),
 ])
 def test_bad_datacenter_values_name_the_key(tmp_path, snippet, message):
     path = write(tmp_path, BASE.replace("datacenter: {hosts: 4}", snippet))
@@ -156,3 +160,15 @@ def test_interference_numbers_can_be_overridden_and_checked(tmp_path):
     bad = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, idle_floor: 2}}")
     with pytest.raises(ScenarioError, match=r"datacenter\.interference\.idle_floor"):
         load_scenario(write(tmp_path, bad, "b.yaml"))
+
+
+def test_host_groups_run_at_their_speed(tmp_path):
+    # 4 hosts of speed 2: job 1 (2 procs, 10 s of work) ends at 10 / 2 = 5; job 2 (4 procs,
+    # submitted at 1, 5 s of work) waits for it and ends at 5 + 5 / 2 = 7.5
+    text = BASE.replace("datacenter: {hosts: 4}",
+                        "datacenter: {name: fast, groups: [{count: 4, speed: 2.0, type: big}]}")
+    sc = load_scenario(write(tmp_path, text))
+    assert sc.datacenter.name == "fast" and sc.datacenter.host_count == 4
+    (_, result), = run_scenario(sc, out_dir=None)
+    rows = result.records.by_id()
+    assert rows[1]["finish"] == 5.0 and rows[2]["start"] == 5.0 and rows[2]["finish"] == 7.5
