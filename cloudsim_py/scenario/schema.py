@@ -5,6 +5,7 @@ Imports nothing from brokers or the engine except to validate names against regi
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Any, Mapping
@@ -130,19 +131,34 @@ def _kind(value: Any) -> str:
     return f"{type(value).__name__} {value!r}" if not isinstance(value, Mapping) else "a mapping"
 
 
-def _int(ctx: _Ctx, value: Any, path: str, low: int | None = None) -> int:
+#: sizes a scenario may ask for (docs/scenarios.md, Limits): beyond them memory runs out
+#: before anything useful happens
+MAX_HOSTS = 10_000_000
+MAX_TIERS = 16
+MAX_JOB_ID = 2**53 - 1      # ids are kept in float64 columns: exact up to 2**53
+
+
+def _int(ctx: _Ctx, value: Any, path: str, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ctx.error(path, f"expected an integer, got {_kind(value)}")
     if low is not None and value < low:
         raise ctx.error(path, f"must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise ctx.error(path, f"must be <= {high:,}, got {value:,}")
     return value
 
 
 def _float(ctx: _Ctx, value: Any, path: str, low: float | None = None, high: float | None = None,
            low_open: bool = False, high_open: bool = False) -> float:
+    """A finite number (NaN and infinities are refused everywhere) within the bounds."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ctx.error(path, f"expected a number, got {_kind(value)}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:
+        raise ctx.error(path, f"must be a finite number, got an integer of {len(str(value))} digits") from None
+    if not math.isfinite(v):
+        raise ctx.error(path, f"must be a finite number, got {v}")
     if low is not None and (v < low or (low_open and v == low)):
         raise ctx.error(path, f"must be {'>' if low_open else '>='} {low:g}, got {v:g}")
     if high is not None and (v > high or (high_open and v == high)):
@@ -213,9 +229,9 @@ def _datacenter(ctx: _Ctx, value: Any, path: str) -> DatacenterSpec:
                                    "fidelity", "slice_s", "check"))
     out: dict[str, Any] = {}
     if "hosts" in raw:
-        out["hosts"] = _int(ctx, raw["hosts"], f"{path}.hosts", 1)
+        out["hosts"] = _int(ctx, raw["hosts"], f"{path}.hosts", 1, MAX_HOSTS)
     if "tiers" in raw:
-        out["tiers"] = _int(ctx, raw["tiers"], f"{path}.tiers", 1)
+        out["tiers"] = _int(ctx, raw["tiers"], f"{path}.tiers", 1, MAX_TIERS)
     if "interference" in raw:
         out["interference"] = _interference(ctx, raw["interference"], f"{path}.interference")
     if "threshold" in raw:
@@ -276,9 +292,9 @@ def _inline_jobs(ctx: _Ctx, value: Any, path: str) -> tuple:
             if key not in raw:
                 raise ctx.error(p, f"job needs {key!r}")
         job = {
-            "id": _int(ctx, raw.get("id", i + 1), f"{p}.id"),
+            "id": _int(ctx, raw.get("id", i + 1), f"{p}.id", -MAX_JOB_ID, MAX_JOB_ID),
             "submit": _float(ctx, raw["submit"], f"{p}.submit", 0.0),
-            "procs": _int(ctx, raw["procs"], f"{p}.procs", 1),
+            "procs": _int(ctx, raw["procs"], f"{p}.procs", 1, MAX_HOSTS),
             "runtime": _float(ctx, raw["runtime"], f"{p}.runtime", 0.0, low_open=True),
         }
         if "estimate" in raw:
