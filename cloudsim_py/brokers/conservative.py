@@ -150,9 +150,14 @@ class ConservativeBroker(Broker):
                 if k == len(gains):
                     continue
                 start, seq, _ = entry = res[job]
-                limit = max(gains[k:])
-                lo = min(gain_starts[k:])
-                seen[job] = len(gains)
+                n = len(gains)
+                if k == n - 1:                  # the common case: one gain unseen
+                    limit = gains[k]
+                    lo = gain_starts[k]
+                else:
+                    limit = max(gains[k:])
+                    lo = min(gain_starts[k:])
+                seen[job] = n
                 if start < limit:
                     limit = start
                 est = job.runtime_estimate
