@@ -8,8 +8,7 @@ from sortedcontainers import SortedList
 from ..engine import Event
 from ..workload.job import Job
 from .base import Broker, register_broker
-from .ends import EstimatedEnds
-from .profile import AvailabilityProfile
+from .profile import INF, AvailabilityProfile
 
 
 @register_broker("conservative", "Conservative backfilling: a reservation for every waiting job")
@@ -27,24 +26,33 @@ class ConservativeBroker(Broker):
     estimate of a job that ended early, or the old spot of a job that moved). Gains are logged;
     each job remembers how much of the log it has seen, and its search stops at the latest end
     among the gains it has not seen (and at its own start). When jobs end on time (exact
-    estimates) nothing is gained and nothing is rescanned.
+    estimates) nothing is gained and nothing is rescanned. Compression is repeated until no
+    reservation moves (a job that moves can open a window for an earlier arrival).
+
+    A job still running at its estimated end has an unknown end, only a later one: when a
+    reservation comes due without its processors, every such job is booked until further notice
+    (``INF``) and given back when it ends. Reservations that still fit keep their place; the
+    others get the earliest window that now fits, which is ``INF`` (no window, no wake-up) for a
+    job that needs an overrunning job's processors. Nothing is polled: the broker is woken only
+    by finishes, arrivals and reservations coming due.
     """
 
     def bind(self, dc) -> None:
         super().bind(dc)
         self.profile = AvailabilityProfile(len(dc.hosts), dc.now)
         self._due = SortedList()                 # (reserved start, arrival seq, job)
-        self._res: dict[Job, tuple] = {}         # job -> its entry in _due
-        self.ends = dc.subscribe(EstimatedEnds())  # running jobs' estimated ends
+        self._res: dict[Job, tuple] = {}         # job -> its entry in _due, in arrival order
+        self._end: dict[Job, float] = {}         # running job -> booked end (INF: overrunning)
         self._new: list[Job] = []
         self._seq = 0
         self._timer: Event | None = None         # pending wake-up for a reservation, if any
         self._timer_at = -1.0
         self._gains: list[float] = []            # end of each interval of capacity gained
+        self._gain_starts: list[float] = []      # ... and its start
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked
         self._gained_now = False
         self._starting: Job | None = None        # the job this broker is starting now
-        self._foreign = False                    # someone else started a job: re-plan
+        self._foreign = False                    # someone else started, killed or suspended a job: re-plan
 
     def on_submit(self, job: Job) -> None:
         self.queue.add(job)
@@ -53,26 +61,39 @@ class ConservativeBroker(Broker):
     def on_start(self, job: Job) -> None:
         if job is not self._starting:
             # started by someone else (a program stepping the simulation): its reservation,
-            # if any, is void and the profile no longer matches the machine
+            # if any, is void and the profile no longer matches the machine; the next pass
+            # re-plans with the job booked until its estimated end
             entry = self._res.pop(job, None)
             if entry is not None:
                 self._due.remove(entry)
                 del self._seen[job]
             if job in self._new:
                 self._new.remove(job)
+            self._end[job] = job.start_time + job.runtime_estimate  # type: ignore[operator]
             self._foreign = True
 
+    def on_kill(self, job: Job) -> None:
+        # this policy neither kills nor suspends: someone else did; its booking is void
+        if self._end.pop(job, None) is not None:
+            self._foreign = True
+
+    on_suspend = on_kill
+
     def on_finish(self, job: Job) -> None:
-        end = self.ends.end_of(job)   # the broker hears first; the ends forget it next
+        end = self._end.pop(job, None)
         now = self.dc.now
-        if end is not None and end > now:
-            self.profile.release(now, end - now, job.procs)
+        if end is not None and end > now and not self._foreign:
+            self.profile.release_span(now, end, job.procs)
+            self._gain_starts.append(now)
             self._gains.append(end)
             self._gained_now = True
 
     def _reserve(self, job: Job, now: float, seq: int) -> None:
-        start = self.profile.earliest(now, job.procs, job.runtime_estimate)
-        self.profile.book(start, job.runtime_estimate, job.procs)
+        """The earliest window that fits; ``INF`` (nothing booked) while none does."""
+        est = job.runtime_estimate
+        start = self.profile.earliest(now, job.procs, est)
+        if start < INF:
+            self.profile.book_span(start, start + est, job.procs)
         entry = (start, seq, job)
         self._due.add(entry)
         self._res[job] = entry
@@ -82,9 +103,14 @@ class ConservativeBroker(Broker):
         profile = self.profile
         profile.advance(now)
         if self._foreign:
+            # someone else changed the machine: rebuild the profile, then let every
+            # reservation look for an earlier window over [now, its start) (a full compression)
             self._foreign = False
             self.queue.drop_started()
             self._replan(now)
+            self._gain_starts.append(now)
+            self._gains.append(INF)
+            self._gained_now = True
         if self._gained_now:
             self._gained_now = False
             self._compress_queue(now)
@@ -109,6 +135,7 @@ class ConservativeBroker(Broker):
             self._starting = job
             dc.start(job, 0)
             self._starting = None
+            self._end[job] = start + job.runtime_estimate   # the booked end (start == now)
             started = True
         if started:
             self.queue.drop_started()
@@ -119,63 +146,110 @@ class ConservativeBroker(Broker):
 
     def _wake_for_next_reservation(self, now: float) -> None:
         """A reservation can come due when nothing else happens (its window was made by a job
-        that ended early): ask to be woken then, unless an event comes first anyway."""
+        that ended early): keep one wake-up pending at the earliest reservation. (Whether
+        another event comes first cannot be told from here: a slice end or a rejected arrival
+        causes no scheduling pass.)"""
         due = self._due
-        if not due:
-            return
-        t = due[0][0]
-        if t <= now:
-            return
-        nxt = self.dc.sim.peek()
-        if nxt is not None and nxt <= t:
-            return                                  # a pass will happen before t anyway
+        t = due[0][0] if due else INF
         if self._timer is not None:
             if self._timer_at == t:
                 return
             self.dc.cancel_wake(self._timer)
-        self._timer = self.dc.wake_at(t, "reservation")
-        self._timer_at = t
+            self._timer = None
+        if now < t < INF:
+            self._timer = self.dc.wake_at(t, "reservation")
+            self._timer_at = t
 
     def _compress_queue(self, now: float) -> None:
-        """Move every reservation to the earliest time it now fits, in arrival order; for each
-        job, windows are only looked for where they can start: before its own start and before
-        the end of the latest gain it has not seen."""
+        """Move every reservation to the earliest time it now fits, in arrival order, and
+        repeat until none moves. A job's new window must overlap capacity gained since it last
+        looked (an interval ``[gs, ge)`` of the log it has not seen): so it starts before its
+        own start and before the latest such ``ge``, and after the earliest ``gs`` minus its
+        estimate; windows are only looked for there."""
         profile = self.profile
         gains = self._gains
+        gain_starts = self._gain_starts
         seen = self._seen
-        for entry in sorted(self._due, key=lambda e: e[1]):
-            start, seq, job = entry
-            unseen = gains[seen[job]:]
-            seen[job] = len(gains)
-            if not unseen:
-                continue
-            limit = max(unseen)
-            if start < limit:
-                limit = start
-            if limit <= now or profile.max_free(now, limit) < job.procs:
-                continue
-            est = job.runtime_estimate
-            new = profile.earliest(now, job.procs, est, own=(start, start + est), before=limit)
-            if new < start:
-                profile.release(start, est, job.procs)
-                profile.book(new, est, job.procs)
-                gains.append(start + est)
-                seen[job] = len(gains)
-                self._due.remove(entry)
-                moved = (new, seq, job)
-                self._due.add(moved)
-                self._res[job] = moved
+        due = self._due
+        res = self._res
+        jobs = list(res)                        # arrival order
+        moved = True
+        while moved:
+            moved = False
+            for job in jobs:
+                k = seen[job]
+                if k == len(gains):
+                    continue
+                start, seq, _ = entry = res[job]
+                n = len(gains)
+                if k == n - 1:                  # the common case: one gain unseen
+                    limit = gains[k]
+                    lo = gain_starts[k]
+                else:
+                    limit = max(gains[k:])
+                    lo = min(gain_starts[k:])
+                seen[job] = n
+                if start < limit:
+                    limit = start
+                est = job.runtime_estimate
+                lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
+                if lo < now:
+                    lo = now
+                if limit <= lo or profile.max_free(lo, limit) < job.procs:
+                    continue
+                own = (start, start + est) if start < INF else None
+                new = profile.earliest(lo, job.procs, est, own=own, before=limit)
+                if new < start:
+                    if own is not None:
+                        profile.release_span(start, start + est, job.procs)
+                        gain_starts.append(start)
+                        gains.append(start + est)
+                    profile.book_span(new, new + est, job.procs)
+                    seen[job] = len(gains)
+                    due.remove(entry)
+                    entry = (new, seq, job)
+                    due.add(entry)
+                    res[job] = entry
+                    moved = True
+        # a fixed point: every job has seen the whole log, which can start afresh
+        gains.clear()
+        gain_starts.clear()
+        for job in jobs:
+            seen[job] = 0
 
     def _replan(self, now: float) -> None:
-        """Rebuild the profile from scratch; running jobs past their estimate are assumed to end
-        one second from now (the only case where reservations can come due without room)."""
+        """A reservation came due without its processors: some running job outlived its
+        estimate. Its end is unknown, only later than now: book it until further notice
+        (``INF``; :meth:`on_finish` gives it back). Rebuild the profile: running jobs, then the
+        reservations that still fit where they are (arrival order decides which, if not all
+        do), then the others at the earliest window that fits now (``INF`` if none), in arrival
+        order; finally compress into the places the moved jobs left."""
+        ends = self._end
         profile = AvailabilityProfile(len(self.dc.hosts), now)
-        for job, end in self.ends.jobs():
-            profile.book(now, max(end, now + 1.0) - now, job.procs)
+        for job, end in ends.items():
+            if end <= now:
+                end = ends[job] = INF
+            profile.book_span(now, end, job.procs)
         self.profile = profile
-        entries = sorted(self._due, key=lambda e: e[1])
-        self._due.clear()
-        self._res.clear()
-        self._seen.clear()
-        for _, seq, job in entries:
+        gains = self._gains
+        moved = []
+        for entry in sorted(self._due, key=_arrival):
+            start, _, job = entry
+            end = start + job.runtime_estimate
+            if now <= start < INF and profile.min_free(start, end) >= job.procs:
+                profile.book_span(start, end, job.procs)
+            else:
+                moved.append(entry)
+                if start < INF:
+                    self._gain_starts.append(start)   # its old place, for the compression
+                    gains.append(end)
+        for entry in moved:
+            _, seq, job = entry
+            self._due.remove(entry)
             self._reserve(job, now, seq)
+        if moved:
+            self._compress_queue(now)
+
+
+def _arrival(entry: tuple) -> int:
+    return entry[1]

@@ -73,7 +73,7 @@ class AvailabilityProfile:
                     if start >= before:
                         return INF
                 end = time[k + 1] if k + 1 < n else INF
-                if end - start >= duration:
+                if start + duration <= end:   # as bookings are computed, not end - start
                     return start
             else:
                 start = -1.0
@@ -91,6 +91,16 @@ class AvailabilityProfile:
         j = bisect_left(time, t1)
         return max(self.free[i:j])
 
+    def min_free(self, t0: float, t1: float) -> int:
+        """Fewest processors free at any moment of ``[t0, t1)`` (``capacity`` for an empty
+        interval): whether a booking there still fits."""
+        if t1 <= t0:
+            return self.capacity
+        time = self.time
+        i = max(bisect_right(time, t0) - 1, 0)
+        j = max(bisect_left(time, t1), i + 1)
+        return min(self.free[i:j])
+
     def _split(self, t: float) -> int:
         """Index of the step starting exactly at ``t`` (inserted if needed)."""
         time = self.time
@@ -105,19 +115,29 @@ class AvailabilityProfile:
 
     def book(self, start: float, duration: float, procs: int) -> None:
         """Take ``procs`` during ``[start, start + duration)``; raises if that oversubscribes."""
-        self._add(start, duration, -procs)
+        self.book_span(start, start + duration, procs)
 
     def release(self, start: float, duration: float, procs: int) -> None:
         """Give back ``procs`` during ``[start, start + duration)`` (a booking that ended early
         or is being moved)."""
-        self._add(start, duration, procs)
+        self.release_span(start, start + duration, procs)
 
-    def _add(self, start: float, duration: float, delta: int) -> None:
-        if duration <= 0:
-            return
+    def book_span(self, start: float, end: float, procs: int) -> None:
+        """Take ``procs`` during ``[start, end)`` (``end`` may be ``INF``: until further notice).
+
+        Spans given by their ends, not by durations: ``now + (end - now)`` need not equal
+        ``end`` in floating point, and a release must cover exactly what was booked."""
+        self._add(start, end, -procs)
+
+    def release_span(self, start: float, end: float, procs: int) -> None:
+        """Give back ``procs`` during ``[start, end)``, the exact ends of an earlier booking."""
+        self._add(start, end, procs)
+
+    def _add(self, start: float, end: float, delta: int) -> None:
         if start < self.time[0]:
             start = self.time[0]
-        end = start + duration
+        if end <= start:
+            return
         i = self._split(start)
         j = self._split(end) if end < INF else len(self.time)
         free = self.free

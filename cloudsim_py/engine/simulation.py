@@ -59,7 +59,7 @@ class Simulation:
     """
 
     __slots__ = ("now", "events", "random", "latency", "events_processed", "timestamps",
-                 "_hooks", "_sources")
+                 "_hooks", "_resume_hooks", "_sources", "_returned")
 
     def __init__(self, seed: int = 0, latency: float | Callable[[Any, Any], float] = 0.0) -> None:
         self.now: float = 0.0
@@ -69,13 +69,21 @@ class Simulation:
         self.events_processed = 0
         self.timestamps = 0
         self._hooks: list[Callable[[float], None]] = []
+        self._resume_hooks: list[Callable[[float], None]] = []
         #: heap of the sources' pending entries, (time, phase, seq, source, item)
         self._sources: list[tuple] = []
+        self._returned = False      # run() has returned once: a program may act between runs
 
     # -- wiring ---------------------------------------------------------------------------
     def after_timestamp(self, hook: Callable[[float], None]) -> None:
         """Run ``hook(now)`` once after all events of each timestamp."""
         self._hooks.append(hook)
+
+    def on_resume(self, hook: Callable[[float], None]) -> None:
+        """Run ``hook(now)`` whenever :meth:`run` (or :meth:`step`) is called again after it
+        returned: a program stepping the simulation may have acted in between (a datacenter
+        then holds the scheduling pass it would have had at the end of that timestamp)."""
+        self._resume_hooks.append(hook)
 
     def add_source(self, items: Iterable[tuple[float, Any]], action: Callable[[Any], Any],
                    phase: int = 0) -> Source:
@@ -144,6 +152,10 @@ class Simulation:
         stamps = self.timestamps
         limit = INF if until is None else until
         st = heap[0][0] if heap else INF      # time of the earliest source entry
+        if self._returned:
+            for hook in self._resume_hooks:
+                hook(self.now)
+            st = heap[0][0] if heap else INF
         try:
             while True:
                 t = queue.head[0]
@@ -185,6 +197,7 @@ class Simulation:
         finally:
             self.events_processed = processed
             self.timestamps = stamps
+            self._returned = True
         if until is not None and until > self.now:
             self.now = until   # nothing is left before 'until': the clock moves there
         return self.now

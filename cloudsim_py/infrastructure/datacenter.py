@@ -110,6 +110,7 @@ class Datacenter:
             self.recorder = ScheduleRecorder(self)
             self.subscribe(self.recorder)
         sim.after_timestamp(self._end_of_timestamp)
+        sim.on_resume(self._end_of_timestamp)   # actions a program took between two runs
 
     # ------------------------------------------------------------------ wiring
     def attach(self, broker: Any) -> Any:
@@ -220,6 +221,11 @@ class Datacenter:
         """Estimated CPU load of the host's busy slots (unknown usage counts 0); O(1)."""
         h = self.hosts[host] if isinstance(host, int) else host
         return h.load
+
+    def hosts_loaded(self, hosts: Iterable[Host], level: float) -> list[Host]:
+        """The hosts among ``hosts`` whose estimated CPU load is at least ``level`` (one call
+        for a whole placement, where :meth:`host_load` per host would cost a call each)."""
+        return [h for h in hosts if h.load >= level]
 
     def load_above(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host`` (what the threshold rule

@@ -14,7 +14,7 @@ from ..validate import boolean, check_number, choice, integer, kind, number, tex
 
 #: more hosts than this is a typing error, not a machine (and would exhaust memory)
 MAX_HOSTS = 10_000_000
-MAX_TIERS = 64
+MAX_TIERS = 16
 
 
 def _interference(value: Any) -> InterferenceModel | None:

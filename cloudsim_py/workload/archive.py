@@ -18,6 +18,7 @@ import logging
 import os
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import zlib
 from pathlib import Path
@@ -129,6 +130,28 @@ def base_url(override: str | None = None) -> str:
     return (override or os.environ.get("CLOUDSIM_PY_ARCHIVE_URL") or DEFAULT_BASE_URL).rstrip("/")
 
 
+def check_url(url: str) -> str:
+    """``url`` if it is an ``http`` or ``https`` address with a host; anything else (``file:``,
+    ``ftp:``, ``data:``, a bare path) is an :class:`ArchiveError`: a trace is only fetched from
+    a web server, never read from wherever a URL can point."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ArchiveError(f"{url}: only http:// and https:// URLs can be fetched"
+                           + (f", not {parts.scheme}:" if parts.scheme else ""))
+    return url
+
+
+class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+    """Follow redirects only to http(s) addresses (urllib would follow one to ftp:)."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        check_url(urllib.parse.urljoin(req.full_url, newurl))
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+_opener = urllib.request.build_opener(_HttpOnlyRedirects)
+
+
 def sha256_of(path: str | os.PathLike) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as fh:
@@ -170,9 +193,11 @@ def fetch(trace: ArchiveTrace, url_base: str | None = None, cache: str | os.Path
           timeout: float = 60.0) -> tuple[Path, str]:
     """Download ``trace`` into the cache (unless a verified copy is there); ``(path, how checked)``.
 
-    The download goes to a temporary file in the cache folder and is renamed only after it
+    Only ``http(s)`` URLs are fetched (:func:`check_url`), redirects included. The download
+    goes to a temporary file in the cache folder and is renamed only after it
     verifies, so a failed or corrupt download never leaves a file under the trace's name.
     """
+    url = check_url(f"{base_url(url_base)}/{trace.path}")
     folder = cache_dir(cache)
     dest = folder / trace.file
     if dest.is_file():
@@ -181,14 +206,13 @@ def fetch(trace: ArchiveTrace, url_base: str | None = None, cache: str | os.Path
         except ArchiveError as exc:
             log.warning("cached copy fails verification, downloading again: %s", exc)
     folder.mkdir(parents=True, exist_ok=True)
-    url = f"{base_url(url_base)}/{trace.path}"
     log.info("downloading %s", url)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{trace.file}.", suffix=".part", dir=folder)
     tmp = Path(tmp_name)
     try:
         with os.fdopen(fd, "wb") as out:
             try:
-                with urllib.request.urlopen(url, timeout=timeout) as resp:
+                with _opener.open(url, timeout=timeout) as resp:
                     for block in iter(lambda: resp.read(1 << 20), b""):
                         out.write(block)
             except urllib.error.HTTPError as exc:

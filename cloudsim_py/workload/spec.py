@@ -16,6 +16,8 @@ from .cpu import CpuEstimateModel, CpuUsageModel
 
 #: one job cannot ask for more processors than this (a typing error, not a job)
 MAX_PROCS = 10_000_000
+#: job ids are kept in float64 columns: exact up to 2**53
+MAX_JOB_ID = 2**53 - 1
 _JOB_KEYS = ("id", "submit", "procs", "runtime", "estimate", "cpu")
 
 
@@ -88,9 +90,9 @@ def _inline_jobs(value: Any) -> tuple[dict[str, Any], ...] | None:
             if key not in item:
                 raise SpecError(p, f"job needs {key!r}")
         job: dict[str, Any] = {
-            "id": _int(item.get("id", i + 1), f"{p}.id", None),
+            "id": _int(item.get("id", i + 1), f"{p}.id", -MAX_JOB_ID, MAX_JOB_ID),
             "submit": check_number(f"{p}.submit", item["submit"], 0.0),
-            "procs": _int(item["procs"], f"{p}.procs", 1),
+            "procs": _int(item["procs"], f"{p}.procs", 1, MAX_PROCS),
             "runtime": check_number(f"{p}.runtime", item["runtime"], 0.0, low_open=True),
         }
         if "estimate" in item:
@@ -109,13 +111,13 @@ def _inline_jobs(value: Any) -> tuple[dict[str, Any], ...] | None:
     return tuple(jobs)
 
 
-def _int(value: Any, path: str, low: int | None) -> int:
+def _int(value: Any, path: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SpecError(path, f"expected an integer, got {kind(value)}")
-    if low is not None and value < low:
-        raise SpecError(path, f"must be >= {low}, got {value}")
-    if value > MAX_PROCS and path.endswith("procs"):
-        raise SpecError(path, f"must be <= {MAX_PROCS:,}, got {value:,}")
+    if value < low:
+        raise SpecError(path, f"must be >= {low:,}, got {value:,}")
+    if value > high:
+        raise SpecError(path, f"must be <= {high:,}, got {value:,}")
     return value
 
 

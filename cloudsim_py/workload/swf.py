@@ -11,6 +11,7 @@ import io
 import os
 import re
 import warnings
+import zlib
 from typing import IO, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
@@ -24,6 +25,13 @@ FIELDS = (
     "preceding", "think",
 )
 """The 18 SWF fields in file order."""
+
+#: most processors a machine (header MaxProcs / MaxNodes) or a job (fields 5 and 8) may have;
+#: beyond it a trace is corrupt, or the simulation would run out of memory (docs/traces.md)
+MAX_PROCS = 10_000_000
+_PROC_COLS = (4, 7)                      # alloc_procs, req_procs
+#: errors of a corrupt or truncated gzip stream
+_GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 
 
 class SWFRecord(NamedTuple):
@@ -51,25 +59,40 @@ class SWFRecord(NamedTuple):
 
 @attrs.define(slots=True)
 class SWFHeader:
-    """Header comments of an SWF file. ``fields`` maps every ``; Key: value`` line."""
+    """Header comments of an SWF file. ``fields`` maps every ``; Key: value`` line; ``lines``
+    the line of each key in ``source`` (for error messages)."""
 
     fields: dict[str, str] = attrs.field(factory=dict)
     comments: list[str] = attrs.field(factory=list)
+    source: str = "<memory>"
+    lines: dict[str, int] = attrs.field(factory=dict)
 
-    def _int(self, key: str) -> int | None:
+    def _int(self, key: str, high: int | None = None) -> int | None:
+        """The leading integer of a field (``64 (batch partition)`` is 64); ``None`` if absent
+        or not numeric. A number that is not a whole one (``2e9``, ``1.5``) or above ``high``
+        is a :class:`TraceError` naming file, line and key, not a silently wrong size."""
         value = self.fields.get(key)
         if value is None:
             return None
-        m = re.match(r"\s*(-?\d+)", value)
-        return int(m.group(1)) if m else None
+        m = re.match(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)", value)
+        if not m:
+            return None
+        where = f"{self.source}:{self.lines[key]}" if key in self.lines else self.source
+        if not re.fullmatch(r"[-+]?\d+", m.group(1)):
+            raise TraceError(f"{where}: header {key}: {value!r} is not a whole number")
+        n = int(m.group(1))
+        if high is not None and n > high:
+            raise TraceError(f"{where}: header {key}: {n:,} is more than {high:,}, "
+                             "the most processors a machine may have")
+        return n
 
     @property
     def max_procs(self) -> int | None:
-        return self._int("MaxProcs")
+        return self._int("MaxProcs", MAX_PROCS)
 
     @property
     def max_nodes(self) -> int | None:
-        return self._int("MaxNodes")
+        return self._int("MaxNodes", MAX_PROCS)
 
     @property
     def unix_start_time(self) -> int | None:
@@ -100,24 +123,42 @@ def open_text(path: str | os.PathLike) -> IO[str]:
 _HEADER_RE = re.compile(r"^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*?)\s*$")
 
 
+def _lines(path: str) -> Iterator[tuple[int, str]]:
+    """``(line number, line)`` of a plain or gzip file; a corrupt or truncated gzip stream is
+    a :class:`TraceError` naming the file and the line where it breaks."""
+    lineno = 0
+    with open_text(path) as fh:
+        try:
+            for lineno, line in enumerate(fh, 1):
+                yield lineno, line
+        except _GZIP_ERRORS as exc:
+            raise _corrupt(path, lineno, exc) from None
+
+
+def _corrupt(path: str, lines_read: int, exc: BaseException) -> TraceError:
+    return TraceError(f"{path}:{lines_read + 1}: corrupt or truncated gzip data after line "
+                      f"{lines_read}: {exc or type(exc).__name__}")
+
+
 def read_header(path: str | os.PathLike) -> SWFHeader:
     """Parse the leading ``;`` comment block (stops at the first job line)."""
-    header = SWFHeader()
-    with open_text(path) as fh:
-        for line in fh:
-            if not line.startswith(";"):
-                if line.strip():
-                    break
-                continue
-            _parse_header_line(header, line)
+    path = os.fspath(path)
+    header = SWFHeader(source=path)
+    for lineno, line in _lines(path):
+        if not line.startswith(";"):
+            if line.strip():
+                break
+            continue
+        _parse_header_line(header, line, lineno)
     return header
 
 
-def _parse_header_line(header: SWFHeader, line: str) -> None:
+def _parse_header_line(header: SWFHeader, line: str, lineno: int = 0) -> None:
     header.comments.append(line.rstrip("\n"))
     m = _HEADER_RE.match(line)
     if m and m.group(1) not in header.fields:
         header.fields[m.group(1)] = m.group(2)
+        header.lines[m.group(1)] = lineno
 
 
 @attrs.define(slots=True)
@@ -132,44 +173,67 @@ class ReadStats:
 
 def _iter_fields(path: str, stats: ReadStats, header: SWFHeader | None) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line_number, 18 field strings)`` for every job line; checks the field count."""
-    with open_text(path) as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.startswith(";"):
-                stats.comments += 1
-                if header is not None and stats.records == 0:
-                    _parse_header_line(header, line)
+    for lineno, line in _lines(path):
+        if line.startswith(";"):
+            stats.comments += 1
+            if header is not None and stats.records == 0:
+                _parse_header_line(header, line, lineno)
+            continue
+        parts = line.split()
+        n = len(parts)
+        if n != 18:
+            if n == 0:
+                stats.blank += 1
                 continue
-            parts = line.split()
-            n = len(parts)
-            if n != 18:
-                if n == 0:
-                    stats.blank += 1
-                    continue
-                if n < 18:
-                    raise TraceError(f"{path}:{lineno}: expected 18 SWF fields, found {n}: "
-                                     f"{line.strip()[:80]!r}")
-                stats.extra_fields += 1
-                parts = parts[:18]
-            stats.records += 1
-            yield lineno, parts
+            if n < 18:
+                raise TraceError(f"{path}:{lineno}: expected 18 SWF fields, found {n}: "
+                                 f"{line.strip()[:80]!r}")
+            stats.extra_fields += 1
+            parts = parts[:18]
+        stats.records += 1
+        yield lineno, parts
 
 
 def iter_records(path: str | os.PathLike, stats: ReadStats | None = None,
                  header: SWFHeader | None = None) -> Iterator[tuple[int, SWFRecord]]:
     """Yield ``(line_number, record)`` for every job line, streaming.
 
-    Lines with fewer than 18 fields or a non-numeric field raise :class:`TraceError` naming the
-    file and line. Lines with more than 18 fields (extended SWF) keep the first 18 and are
-    counted in ``stats.extra_fields``. Header comments are parsed into ``header`` if given.
+    Lines with fewer than 18 fields, a non-numeric, infinite or NaN field, or a processor
+    count (fields 5 and 8) that is fractional or above :data:`MAX_PROCS` raise
+    :class:`TraceError` naming the file, line and field. Lines with more than 18 fields
+    (extended SWF) keep the first 18 and are counted in ``stats.extra_fields``. Header
+    comments are parsed into ``header`` if given.
     """
     path = os.fspath(path)
     stats = stats if stats is not None else ReadStats()
+    if header is not None:
+        header.source = path
     for lineno, parts in _iter_fields(path, stats, header):
         try:
             rec = SWFRecord._make(map(float, parts))
         except ValueError:
             raise _bad_number(path, lineno, parts) from None
+        _check_values(path, np.array([rec]), np.array([lineno]))
         yield lineno, rec
+
+
+def _check_values(path: str, data: np.ndarray, lines: np.ndarray) -> None:
+    """Every field finite; processor counts (fields 5 and 8) whole and at most
+    :data:`MAX_PROCS` (``-1``, unknown, is whole). Vectorised: O(rows) in C."""
+    bad = ~np.isfinite(data)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        raise TraceError(f"{path}:{int(lines[row])}: field {col + 1} ({FIELDS[col]}) is not a finite "
+                         f"number: {data[row, col]}")
+    procs = data[:, _PROC_COLS]
+    bad = (procs != np.floor(procs)) | (procs > MAX_PROCS)
+    if bad.any():
+        row, k = np.argwhere(bad)[0]
+        col = _PROC_COLS[k]
+        v = data[row, col]
+        why = (f"{v:g} processors, more than {MAX_PROCS:,}" if v > MAX_PROCS
+               else f"{v:g} is not a whole number of processors")
+        raise TraceError(f"{path}:{int(lines[row])}: field {col + 1} ({FIELDS[col]}): {why}")
 
 
 def _bad_number(path: str, lineno: int, parts: Sequence[str]) -> TraceError:
@@ -178,7 +242,8 @@ def _bad_number(path: str, lineno: int, parts: Sequence[str]) -> TraceError:
 
 
 def read_array(path: str | os.PathLike, chunk: int = 65536) -> tuple[np.ndarray, np.ndarray, SWFHeader, ReadStats]:
-    """Read a whole SWF file into an ``(n, 18)`` float array.
+    """Read a whole SWF file into an ``(n, 18)`` float array, checked as by
+    :func:`iter_records` (finite fields, whole processor counts up to :data:`MAX_PROCS`).
 
     Returns ``(data, line_numbers, header, stats)``. Fast path: numpy's C ``loadtxt`` on the
     whole text; if it refuses anything (a short line, a non-number, extra fields) the file is
@@ -186,18 +251,23 @@ def read_array(path: str | os.PathLike, chunk: int = 65536) -> tuple[np.ndarray,
     """
     path = os.fspath(path)
     with open_text(path) as fh:
-        text = fh.read()
+        try:
+            text = fh.read()
+        except _GZIP_ERRORS:
+            for _ in _lines(path):   # again line by line, to name the line where it breaks
+                pass
+            raise                     # pragma: no cover - the second read fails the same way
     lines = text.splitlines()
     del text
-    header = SWFHeader()
+    header = SWFHeader(source=path)
     stats = ReadStats()
     is_data = np.fromiter((bool(line.strip()) and not line.lstrip().startswith(";") for line in lines),
                           dtype=bool, count=len(lines))
     numbers = np.flatnonzero(is_data) + 1
     first = int(numbers[0]) - 1 if numbers.size else len(lines)
-    for line in lines[:first]:
+    for lineno, line in enumerate(lines[:first], 1):
         if line.startswith(";"):
-            _parse_header_line(header, line)
+            _parse_header_line(header, line, lineno)
     stats.comments = sum(1 for line in lines if line.startswith(";"))
     stats.blank = len(lines) - int(numbers.size) - stats.comments
     if numbers.size:
@@ -212,12 +282,13 @@ def read_array(path: str | os.PathLike, chunk: int = 65536) -> tuple[np.ndarray,
     else:
         data = np.empty((0, 18))
     stats.records = int(numbers.size)
+    _check_values(path, data, numbers)
     return data, numbers.astype(np.int64), header, stats
 
 
 def _read_array_slowly(path: str, chunk: int) -> tuple[np.ndarray, np.ndarray, SWFHeader, ReadStats]:
     """Line by line, with exact errors; keeps the first 18 fields of longer lines."""
-    stats, header = ReadStats(), SWFHeader()
+    stats, header = ReadStats(), SWFHeader(source=path)
     blocks: list[np.ndarray] = []
     lines: list[int] = []
     rows: list[list[str]] = []
@@ -242,7 +313,9 @@ def _read_array_slowly(path: str, chunk: int) -> tuple[np.ndarray, np.ndarray, S
     if rows:
         flush()
     data = np.concatenate(blocks) if blocks else np.empty((0, 18))
-    return data, np.asarray(lines, dtype=np.int64), header, stats
+    numbers = np.asarray(lines, dtype=np.int64)
+    _check_values(path, data, numbers)
+    return data, numbers, header, stats
 
 
 def _is_number(text: str) -> bool:

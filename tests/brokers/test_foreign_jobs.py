@@ -41,3 +41,21 @@ def test_finishes_of_jobs_the_policy_never_saw_start_are_ignored(policy):
     world.run()
     assert {j.id: (j.first_start, j.finish_time) for j in world.log.finished} == {
         1: (0.0, 5.0), 2: (5.0, 10.0)}
+
+
+@pytest.mark.parametrize("policy", ["easy", "conservative"])
+def test_a_job_killed_by_a_program_frees_its_processors_for_the_reservation(policy):
+    # 2 hosts. The program starts job 1 (2 processes, 100 s) at 0; job 2 (2 processes, 10 s)
+    # arrives at 1 and is reserved at 100. At 5 the program kills job 1 (and resubmits
+    # nothing): the policy must forget job 1's booking and start job 2 at once, at 5 (ends 15).
+    jobs = [Job(2, 1.0, 2, runtime=10.0)]
+    world = build(jobs, datacenter=DatacenterSpec(hosts=2, check=True), broker=policy)
+    dc, broker = world.datacenter, world.broker
+    first = Job(1, 0.0, 2, runtime=100.0)
+    dc.submit(first)
+    broker.queue.remove(first)
+    dc.start(first)
+    world.run(until=5.0)
+    dc.kill(first)
+    world.run()
+    assert {j.id: (j.first_start, j.finish_time) for j in world.log.finished} == {2: (5.0, 15.0)}

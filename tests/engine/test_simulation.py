@@ -172,3 +172,19 @@ def test_the_run_loop_delivers_everything_in_time_phase_seq_order(events, arriva
     assert [g for g in got if g[0] == "arrival"] == [("arrival", t) for t in sorted(arrivals)]
     merged_times = [g[1] for g in got]
     assert merged_times == sorted(merged_times)
+
+
+def test_resume_hooks_run_when_a_stepped_simulation_goes_on():
+    # the first run() calls no resume hook; every later run()/step() calls them first, at
+    # the clock's time: 2 when the second step starts, 6 when the final run starts
+    sim = Simulation()
+    resumed = []
+    sim.on_resume(resumed.append)
+    for t in (2.0, 6.0):
+        sim.schedule(t, lambda _: None, t)
+    sim.step()
+    assert resumed == []
+    sim.step()
+    assert resumed == [2.0]
+    sim.run()
+    assert resumed == [2.0, 6.0]

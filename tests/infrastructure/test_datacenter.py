@@ -322,3 +322,16 @@ def test_a_world_can_be_stepped_one_timestamp_at_a_time():
     # t=0: job 1 starts (2 idle); t=1: job 2 starts, job 3 waits (0 idle, 1 queued);
     # t=5 and t=6: jobs 1 and 2 end (2 idle, then job 3 starts at 6 and ends at 7)
     assert times == [(0.0, 2, 0), (1.0, 0, 1), (5.0, 2, 1), (6.0, 0, 0), (7.0, 4, 0)]
+
+
+def test_hosts_loaded_lists_the_hosts_at_or_above_a_load():
+    # 4 hosts, 2 tiers: job 1 (cpu estimate 0.7) on hosts 0-1, job 2 (0.4) on host 2; host 3
+    # idle. At level 0.5 only hosts 0 and 1 count; at 0.4 host 2 joins; an idle host never does.
+    sim, dc = world(hosts=4, tiers=2)
+    a = submitted(dc, Job(1, 0, 2, runtime=10, cpu_usage=(0.7, 0.7), cpu_estimate=(0.7, 0.7)))
+    b = submitted(dc, Job(2, 0, 1, runtime=10, cpu_usage=(0.4,), cpu_estimate=(0.4,)))
+    dc.start(a, 0, hosts=[0, 1])
+    dc.start(b, 0, hosts=[2])
+    assert [h.id for h in dc.hosts_loaded(dc.hosts, 0.5)] == [0, 1]
+    assert [h.id for h in dc.hosts_loaded(dc.hosts, 0.4)] == [0, 1, 2]
+    assert [dc.host_load(h) for h in dc.hosts] == [0.7, 0.7, 0.4, 0.0]

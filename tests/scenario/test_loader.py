@@ -1,9 +1,10 @@
 import os
+import re
 import textwrap
 
 import pytest
 
-from cloudsim_py.errors import ScenarioError
+from cloudsim_py.errors import CloudSimError, ScenarioError
 from cloudsim_py.scenario import load_scenario, run_scenario
 
 BASE = """\
@@ -172,3 +173,100 @@ def test_host_groups_run_at_their_speed(tmp_path):
     (_, result), = run_scenario(sc, out_dir=None)
     rows = result.records.by_id()
     assert rows[1]["finish"] == 5.0 and rows[2]["start"] == 5.0 and rows[2]["finish"] == 7.5
+
+
+# ------------------------------------------------------------------ hostile or broken files
+
+
+def test_a_yaml_merge_key_is_an_error_naming_line_and_key(tmp_path):
+    text = BASE.replace("datacenter: {hosts: 4}", "common: &c {hosts: 4}\ndatacenter:\n  <<: *c")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:5: datacenter\.<<: YAML merge keys \(<<\) are not supported"):
+        load_scenario(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("value, tag", [
+    ("!!python/object/apply:os.getcwd []", "!!python/object/apply:os.getcwd"),
+    ("!custom t", "!custom"), ("!!binary dA==", "!!binary"), ("!!set {a: null}", "!!set"),
+    ("2024-01-01", "!!timestamp")])
+def test_a_yaml_tag_other_than_plain_values_is_an_error_naming_line_and_key(tmp_path, value, tag):
+    path = write(tmp_path, BASE.replace("name: t", f"name: {value}"))
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:1: name: YAML tag {re.escape(tag)}.* is not allowed"):
+        load_scenario(path)
+
+
+def test_invalid_utf8_is_an_error_naming_the_line(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_bytes(BASE.replace("name: t", "name: caf\xe9").encode("latin-1"))
+    with pytest.raises(ScenarioError, match=r"s\.yaml:1: not valid UTF-8: byte 0xe9 at column 10, after 'name: caf'"):
+        load_scenario(path)
+
+
+def test_nesting_deeper_than_32_levels_is_an_error_before_anything_is_built(tmp_path):
+    # 20,000 nested lists overflow the recursive YAML composer (RecursionError) if not bounded
+    path = write(tmp_path, BASE + "extra: " + "[" * 20_000 + "]" * 20_000 + "\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:9: extra(\.0){31}: nested more than 32 levels deep"):
+        load_scenario(path)
+
+
+def test_an_alias_bomb_is_refused_before_it_is_expanded(tmp_path):
+    # 7 levels of 9 aliases to the level below: 9**7 = 4,782,969 strings from 272 bytes
+    levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for prev, name in zip("abcdef", "bcdefg"):
+        levels.append(f"{name}: &{name} [" + ",".join([f"*{prev}"] * 9) + "]")
+    path = write(tmp_path, "\n".join(levels) + "\n")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:7: g\.\d: more than 2,000,000 values once aliases are expanded"):
+        load_scenario(path)
+
+
+def test_aliases_that_stay_small_are_still_allowed(tmp_path):
+    text = BASE.replace("broker: {policy: easy}", "broker:\n  - &e {policy: easy}\n  - *e")
+    sc = load_scenario(write(tmp_path, text))
+    assert [b.policy for b in sc.brokers] == ["easy", "easy"]
+
+
+@pytest.mark.parametrize("key, line, value", [
+    ("metrics: {tau: X}", "tau", ".nan"), ("metrics: {tau: X}", "tau", ".inf"),
+    ("metrics: {warmup: X}", "warmup", ".nan"),
+    ("datacenter: {hosts: 4, tiers: 2, threshold: X}", "threshold", ".nan"),
+    ("datacenter: {hosts: 4, migration_cost: X}", "migration_cost", ".inf"),
+    ("datacenter: {hosts: 4, tiers: 2, fidelity: slice, slice_s: X}", "slice_s", ".inf"),
+    ("datacenter: {hosts: 4, tiers: 2, interference: {preset: liu2015, loss_high: X}}", "loss_high", ".nan")])
+def test_nan_and_infinity_are_refused_wherever_a_number_is_read(tmp_path, key, line, value):
+    text = BASE.replace("datacenter: {hosts: 4}", "datacenter: {hosts: 4}" if key.startswith("metrics")
+                        else key.replace("X", value))
+    if key.startswith("metrics"):
+        text += key.replace("X", value) + "\n"
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:\d+: [\w.]*{line}: must be a finite number"):
+        load_scenario(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("field", ["submit", "runtime", "estimate"])
+def test_nan_and_infinity_are_refused_in_inline_jobs(tmp_path, field):
+    job = {"submit": "0", "procs": "2", "runtime": "10", "estimate": "20"}
+    job[field] = ".nan" if field != "runtime" else ".inf"
+    row = "{" + ", ".join(f"{k}: {v}" for k, v in job.items()) + "}"
+    text = BASE.replace("- {submit: 0, procs: 2, runtime: 10}", "- " + row)
+    with pytest.raises(ScenarioError, match=rf"s\.yaml:6: workload\.jobs\.0\.{field}: must be a finite number"):
+        load_scenario(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("datacenter: {hosts: 100000000000}", r"s\.yaml:3: datacenter\.hosts: must be <= 10,000,000"),
+    ("datacenter: {hosts: 4, tiers: 1000}", r"s\.yaml:3: datacenter\.tiers: must be <= 16")])
+def test_sizes_have_upper_bounds(tmp_path, text, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(write(tmp_path, BASE.replace("datacenter: {hosts: 4}", text)))
+
+
+def test_an_inline_job_larger_than_any_machine_is_an_error(tmp_path):
+    text = BASE.replace("{submit: 1, procs: 4, runtime: 5}", "{submit: 1, procs: 20000000, runtime: 5}")
+    with pytest.raises(ScenarioError, match=r"s\.yaml:7: workload\.jobs\.1\.procs: must be <= 10,000,000"):
+        load_scenario(write(tmp_path, text))
+
+
+def test_a_trace_with_a_nan_field_fails_before_any_simulation(tmp_path):
+    (tmp_path / "t.swf").write_text("1 0 5 100 4 -1 -1 4 200 -1 1 3 3 -1 1 -1 -1 -1\n"
+                                    "2 0 5 nan 4 -1 -1 4 200 -1 1 3 3 -1 1 -1 -1 -1\n")
+    path = write(tmp_path, "name: t\ndatacenter: {hosts: 4}\nworkload: {trace: t.swf}\n")
+    with pytest.raises(CloudSimError, match=r"t\.swf:2: field 4 \(run\) is not a finite number"):
+        run_scenario(load_scenario(path))

@@ -174,3 +174,26 @@ def test_list_shows_names_checksums_and_what_is_cached(ctc_bytes, tmp_path, caps
     lanl = next(line for line in lines if line.startswith("LANL-CM5 "))
     assert "9fa28ac16c4386fb.." in ctc and " yes " in ctc
     assert "unknown" in lanl and " no " in lanl
+
+
+@pytest.mark.parametrize("base", ["file:///etc", "ftp://example.org/pub", "/tmp/traces", "data:,x", "http:///nohost"])
+def test_fetch_refuses_anything_but_http_urls(base, tmp_path, capsys):
+    assert run("traces", "fetch", "CTC-SP2", "--base-url", base, "--cache", str(tmp_path)) == 1
+    assert "only http:// and https:// URLs can be fetched" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_fetch_refuses_a_redirect_to_an_ftp_url(server, tmp_path, capsys):
+    # urllib itself refuses redirects to file:, but follows them to ftp:
+    s = server({})
+
+    def redirect(handler):
+        handler.send_response(302)
+        handler.send_header("Location", "ftp://127.0.0.1:1/KTH-SP2-1996-2.1-cln.swf.gz")
+        handler.end_headers()
+
+    s.httpd.RequestHandlerClass.do_GET = redirect
+    assert run("traces", "fetch", "KTH-SP2", "--base-url", s.url, "--cache", str(tmp_path)) == 1
+    assert "ftp://127.0.0.1:1/KTH-SP2-1996-2.1-cln.swf.gz: only http:// and https:// URLs can be fetched, not ftp:" \
+        in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

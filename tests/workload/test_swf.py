@@ -69,3 +69,69 @@ def test_writer_round_trips_records(tmp_path):
     table = read_table(path)
     assert n == 2 and table.header.max_procs == 8
     np.testing.assert_array_equal(table.data, np.vstack(rows))
+
+
+def test_a_truncated_gzip_is_an_error_naming_the_line_where_it_breaks(tmp_path):
+    # 5,000 lines of random-looking numbers, gzip cut in half: the lines before the cut are
+    # read, then the stream ends without its end marker.
+    rng = np.random.default_rng(0)
+    text = "".join(f"{i} {i} 0 {int(r)} 1 -1 -1 1 {int(r)} -1 1 1 1 -1 1 -1 -1 -1\n"
+                   for i, r in enumerate(rng.integers(1, 10**9, 5000), 1))
+    data = gzip.compress(text.encode())
+    path = tmp_path / "t.swf.gz"
+    path.write_bytes(data[: len(data) // 2])
+    for read in (read_table, lambda p: list(iter_records(p))):
+        with pytest.raises(TraceError, match=r"t\.swf\.gz:(\d+): corrupt or truncated gzip data after line") as err:
+            read(path)
+        line = int(str(err.value).split(":")[1])
+        assert 1 < line < 5000
+
+
+def test_a_gzip_without_any_data_is_an_error_at_line_1(tmp_path):
+    path = tmp_path / "t.swf.gz"
+    path.write_bytes(gzip.compress(LINE.encode())[:10])    # the 10-byte gzip header only
+    with pytest.raises(TraceError, match=r"t\.swf\.gz:1: corrupt or truncated gzip data after line 0"):
+        read_table(path)
+
+
+@pytest.mark.parametrize("field, value", [(5, "4.5"), (8, "0.5")])
+def test_a_fractional_processor_count_is_an_error_naming_line_and_field(tmp_path, field, value):
+    parts = LINE.split()
+    parts[field - 1] = value
+    path = write(tmp_path, HEADER + LINE + " ".join(parts) + "\n")
+    name = {5: "alloc_procs", 8: "req_procs"}[field]
+    msg = rf"t\.swf:6: field {field} \({name}\): {value} is not a whole number of processors"
+    with pytest.raises(TraceError, match=msg):
+        read_table(path)
+    with pytest.raises(TraceError, match=msg):
+        list(iter_records(path))
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "NaN"])
+def test_nan_and_infinite_fields_are_errors_naming_line_and_field(tmp_path, value):
+    path = write(tmp_path, LINE + LINE.replace(" 100 ", f" {value} ", 1))
+    with pytest.raises(TraceError, match=r"t\.swf:2: field 4 \(run\) is not a finite number"):
+        read_table(path)
+    with pytest.raises(TraceError, match=r"t\.swf:2: field 4 \(run\) is not a finite number"):
+        list(iter_records(path))
+
+
+def test_a_job_asking_more_than_ten_million_processors_is_an_error(tmp_path):
+    path = write(tmp_path, LINE + LINE.replace(" 4 -1 -1 4 ", " 2000000000 -1 -1 4 ", 1))
+    with pytest.raises(TraceError, match=r"t\.swf:2: field 5 \(alloc_procs\): 2e\+09 processors, "
+                                         r"more than 10,000,000"):
+        read_table(path)
+
+
+def test_a_machine_size_in_exponent_notation_is_an_error_not_its_first_digit(tmp_path):
+    # "MaxProcs: 2e9" used to read as 2 (the leading digits)
+    path = write(tmp_path, HEADER.replace("MaxProcs: 128", "MaxProcs: 2e9") + LINE)
+    header = read_table(path).header
+    with pytest.raises(TraceError, match=r"t\.swf:3: header MaxProcs: '2e9' is not a whole number"):
+        header.machine_size
+
+
+def test_a_machine_size_above_ten_million_is_an_error_naming_line_and_key(tmp_path):
+    path = write(tmp_path, HEADER.replace("MaxProcs: 128", "MaxProcs: 2000000000") + LINE)
+    with pytest.raises(TraceError, match=r"t\.swf:3: header MaxProcs: 2,000,000,000 is more than 10,000,000"):
+        read_header(path).machine_size

@@ -94,11 +94,12 @@ class MigrationBackfillBroker(Broker):
     def _threshold_evictions(self, hosts: Iterable, tier: int) -> None:
         """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended."""
         dc = self.dc
+        if tier + 1 >= dc.tiers:
+            return                             # no tier below: nothing to evict (k = 1)
         threshold = dc.threshold
         victims: dict[Job, None] = {}
-        for h in hosts:
-            if dc.host_load(h) < threshold:  # the tiers above any slot use at most the host's load
-                continue
+        # the tiers above any slot use at most the host's load: only loaded hosts can evict
+        for h in dc.hosts_loaded(hosts, threshold):
             for low in range(tier + 1, dc.tiers):
                 other = dc.job_at(h, low)
                 if other is not None and dc.load_above(h, low) >= threshold:
