@@ -96,3 +96,24 @@ def test_bad_moldable_and_class_options_name_the_key(tmp_path, old, new, message
 def test_a_sweep_axis_can_set_the_reshaping_factor(tmp_path):
     sc = load_scenario(write(tmp_path, BASE), ["workload.moldable.factor=0.75"])
     assert sc.moldable.factor == 0.75
+
+
+@pytest.mark.parametrize("broker, message", [
+    ("{policy: pect, params: {shares: {M: 0.4, L: 0.7}}}",
+     r"s\.yaml:9: broker\.params\.shares: the shares sum to 110 %, above 100 %"),
+    ("{policy: pect, params: {classes: {S: 600, M: 60}}}", r"broker\.params\.classes\.M: must be above the S limit"),
+    ("{policy: prio, params: {reshape: {preset: LoadA, min: 0.7, max: 0.6}}}", r"broker\.params\.reshape\.max: must be >= min"),
+    ("{policy: prio, params: {reshape: {preset: AllA, factor: -1}}}", r"broker\.params\.reshape\.factor: must be a finite number > 0"),
+    ("{policy: prio, params: {agin: 5}}", r"broker\.params\.agin: unknown key 'agin'; known keys: aging, priorities"),
+    ("[fcfs, {policy: pect, params: {overhead: -1}}]", r"broker\.1\.params\.overhead: must be >= 0"),
+])
+def test_bad_policy_parameters_name_the_key(tmp_path, broker, message):
+    with pytest.raises(ScenarioError, match=message):
+        load_scenario(write(tmp_path, BASE.replace("broker: fcfs", f"broker: {broker}")))
+
+
+def test_the_paper_policies_run_from_a_scenario(tmp_path):
+    text = BASE.replace("broker: fcfs", "broker: [prio, pect, {policy: pect, params: {reshape: LoadA_noB}}]")
+    runs = run_scenario(load_scenario(write(tmp_path, text)))
+    assert [p for p, _ in runs] == ["prio", "pect", "pect"]
+    assert all(r.summary["jobs_finished"] == 3 for _, r in runs)
