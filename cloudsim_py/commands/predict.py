@@ -2,7 +2,7 @@
 for other reshaping factors F_A and machine factors F_VM, from a base run (F_A = 1 on the
 original machine), beside the simulated R of a results table, with a plot.
 
-    cloudsim-py predict scenarios/papers/sodan2009-base.yaml --seeds 1..3 \\
+    cloudsim-py predict scenarios/sodan2009-base.yaml --seeds 1..3 \\
         --factor 0.3 0.5 0.75 1 1.25 1.5 --results results/papers/sodan2009-figs1-3.parquet \\
         --where tag.scheduler=PECT --where workload.moldable.efficiency=E1 -o docs/figures/x
 
