@@ -13,7 +13,7 @@ import attrs
 
 from ..brokers.spec import BrokerSpec
 from ..class_metrics import ClassesSpec
-from ..errors import ScenarioError, SpecError
+from ..errors import PolicyError, ScenarioError, SpecError
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import MetricsSpec
 from ..validate import boolean, integer, kind, text
@@ -148,7 +148,7 @@ def _broker_params(ctx: _Ctx, raw: Mapping[str, Any], path: str) -> None:
     policy = raw.get("policy", "fcfs")
     try:
         cls = broker_registry.get(policy) if isinstance(policy, str) else None
-    except Exception:  # noqa: BLE001 - an unknown policy is reported by BrokerSpec below
+    except PolicyError:                 # an unknown policy is reported by BrokerSpec below
         return
     spec_cls = getattr(cls, "params_spec", None)
     if spec_cls is None or not isinstance(raw.get("params", {}), Mapping):
