@@ -160,13 +160,14 @@ def fig7(rows, L):
 
 
 def prediction(figs_rows, vm_rows, L, seeds):
-    bases, model = run_bases(os.path.join(REPO, "scenarios", "sodan2009-base.yaml"), [], seeds)
+    base_file = os.path.join(REPO, "scenarios", "sodan2009-base.yaml")
+    bases, model = run_bases(base_file, [], seeds)
     model = model or E1
     pect_e1 = [r for r in figs_rows if r["tag.scheduler"] == "PECT"
                and (r["workload.moldable.efficiency"] == "E1" or abs(r["workload.moldable.factor"] - 1) < 1e-9)]
     for cls in ("all", "M", "L"):
         rows = compare(predict_table(bases, model, FACTORS, [1.0], cls), simulated_table(pect_e1, cls))
-        L += [f"F_A sweep on 128 nodes, class {cls} (C_S^2 fitted = {rows[0]['cs2']:.2f}):", "",
+        L += [f"PECT, F_A sweep on 128 nodes, class {cls} (C_S^2 fitted = {rows[0]['cs2']:.2f}):", "",
               format_rows(rows, markdown=True), ""]
         if cls == "all":
             save_figure(plot_prediction(rows, "PECT, E1, 128 nodes: R predicted from U vs simulated"),
@@ -174,12 +175,44 @@ def prediction(figs_rows, vm_rows, L, seeds):
     vms = sorted({r["workload.moldable.vm_factor"] for r in vm_rows})
     rows = compare(predict_table(bases, model, FACTORS, vms, "all"), simulated_table(vm_rows, "all"))
     rows = [r for r in rows if "sim_response" in r]
-    L += ["VM sizes (PECT, E1), class all:", "", format_rows(rows, markdown=True), ""]
+    L += ["PECT, VM sizes, class all:", "", format_rows(rows, markdown=True), ""]
     save_figure(plot_prediction(rows, "PECT, E1, VMs of 96-160 nodes: R predicted vs simulated"),
                 os.path.join(FIGS, "sodan2009-fig14-prediction-vm"), formats=("png",))
     errs = [(r["sim_utilization"], r["error"]) for r in rows if math.isfinite(r["error"])]
-    L += [f"VM runs with simulated U < 0.9: max |error| {100 * max(abs(e) for u, e in errs if u < 0.9):.1f} %; "
-          f"mean |error| {100 * statistics.fmean(abs(e) for u, e in errs if u < 0.9):.1f} %", ""]
+    below = [abs(e) for u, e in errs if u < 0.9]
+    L += [f"PECT VM runs (simulated U < 0.9): {sum(e <= 0.1 for e in below)} of {len(below)} within 10 %; "
+          f"max |error| {100 * max(below):.1f} %, mean {100 * statistics.fmean(below):.1f} %", ""]
+    # the same predictor for the space-sharing schedulers
+    for sched, broker in (("FCFS", "{policy: prio, params: {priorities: false}}"), ("Prio10", "prio")):
+        b2, _ = run_bases(base_file, [f"broker={broker}"], seeds)
+        sel = [r for r in figs_rows if r["tag.scheduler"] == sched
+               and (r["workload.moldable.efficiency"] == "E1" or abs(r["workload.moldable.factor"] - 1) < 1e-9)]
+        rows = compare(predict_table(b2, model, FACTORS, [1.0], "all"), simulated_table(sel, "all"))
+        L += [f"{sched}, F_A sweep on 128 nodes, class all (C_S^2 fitted = {rows[0]['cs2']:.2f}):", "",
+              format_rows(rows, markdown=True), ""]
+        if sched == "FCFS":
+            save_figure(plot_prediction(rows, "FCFS, E1, 128 nodes: R predicted from U vs simulated"),
+                        os.path.join(FIGS, "sodan2009-prediction-fcfs"), formats=("png",))
+
+
+def shares(rows, L):
+    """PECT with M 10 % / L 90 %: the Fig. 3 table for WC and E1."""
+    def point(eff, fa, metric):
+        sel = [r for r in rows if abs(r["workload.moldable.factor"] - fa) < 1e-9
+               and (fa == 1.0 or r["workload.moldable.efficiency"] == eff)]
+        return mean(sel, metric)
+
+    L += ["| class | F_A = 1 | " + " | ".join(f"{e} {fa:g}" for e in ("WC", "E1") for fa in FACTORS if fa != 1.0) + " |",
+          "|---|---:|" + "---:|" * 10]
+    for cls in CLASSES:
+        metric = f"avg_bsld_{cls}"
+        base = point("E1", 1.0, metric)
+        cells = [f"{100 * relative_improvement(base, point(e, fa, metric), fa):+.0f} %"
+                 for e in ("WC", "E1") for fa in FACTORS if fa != 1.0]
+        L.append(f"| {'A' if cls == 'all' else cls} | {base:.2f} | " + " | ".join(cells) + " |")
+    r1, r5 = point("E1", 1.0, "avg_response_all"), point("E1", 0.5, "avg_response_all")
+    L += ["", f"R_A at F_A = 1: {r1 / 3600:.2f} h, E1 0.5: {r5 / 3600:.2f} h (x {r1 / r5:.2f}); "
+          f"U {point('E1', 1.0, 'utilization'):.3f}", ""]
 
 
 def main() -> None:
@@ -198,6 +231,10 @@ def main() -> None:
     vm = table("sodan2009-fig7-vm")
     L += ["### Fig. 7", ""]
     fig7(vm, L)
+    shares_path = os.path.join(RESULTS, "sodan2009-pect-shares.parquet")
+    if os.path.exists(shares_path):
+        L += ["### PECT with M 10 % / L 90 %", ""]
+        shares(table("sodan2009-pect-shares"), L)
     L += ["### Figs. 13-14", ""]
     prediction(figs, vm, L, seeds)
     print("\n".join(L))

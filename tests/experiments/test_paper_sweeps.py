@@ -22,6 +22,7 @@ RUNS = {
     "sodan2009-figs1-3.yaml": (189, []),          # (4 x 5 + 1) F_A points x 3 schedulers x 3 seeds
     "sodan2009-fig7-vm.yaml": (69, []),           # (3 + 4 + 6 + 2 x 5) points x 3 seeds
     "sodan2009-fig6-adaptive.yaml": (18, []),     # 6 variants x 3 seeds
+    "sodan2009-pect-shares.yaml": (33, []),       # (2 x 5 + 1) F_A points x 3 seeds
 }
 
 
