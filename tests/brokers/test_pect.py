@@ -90,6 +90,45 @@ def test_the_broker_asks_no_wake_up_when_it_has_no_job():
     assert r.broker.slices[3][0] == 1000.0 and len(r.broker.slices) == 6
 
 
+def test_the_defaults_are_the_papers():
+    # Sodan 2009 section 3.1: 1 h interval, M 30 % / L 70 %, 60 s per slice switch, the S slice
+    # at most the S limit (10 min), classes S <= 10 min, M <= 3 h.
+    o = PectBroker().options
+    assert (o.interval, o.shares, o.overhead, o.skip_empty) == (3600.0, (0.3, 0.7), 60.0, True)
+    assert (o.classes.short, o.classes.medium) == (600.0, 10800.0)
+    assert PectBroker().s_max == 600.0 and o.reshape is None
+
+
+def test_hours_of_slices_with_the_papers_defaults():
+    # 1 host, default parameters. J1 (t=0, 4 h: L), J2 (t=0, 1 h: M), J3 (t=2000, 300 s: S).
+    # Interval 1 at 0, no S job: M 0-1080 (30 % of 3600), L 1080-3600.
+    #   J2 runs 0-1080 (2520 s left); J1 starts fresh at 1080 (no overhead), 2520 s done,
+    #   11880 left. J3 arrives at 2000: the host is taken, it waits.
+    # Interval 2 at 3600: J3 waits, so an S slice of its 300 s: 3600-3900 (J1 preempted);
+    #   M and L share 3300 s: M 3900-4890 (990 s), L 4890-7200.
+    #   J2 resumes at 3900, progresses from 3960: 930 s done, 1590 left.
+    #   J1 resumes at 4890, progresses from 4950: 2250 s done, 9630 left.
+    # Interval 3 at 7200: M 7200-8280: J2 progresses 7260-8280, 570 left; L 8280-10800: J1
+    #   progresses 8340-10800, 7170 left.
+    # Interval 4 at 10800: M 10800-11880: J2 ends at 10860 + 570 = 11430; J1 (7170 s + 60 s)
+    #   cannot end by 11880, so it is not backfilled; L 11880-14400: J1 progresses from 11940,
+    #   4710 left.
+    # Interval 5 at 14400: no M job: L alone, J1 is not preempted and ends at 19110.
+    # Resumes (context switches): J2 at 3900, 7200, 10800; J1 at 4890, 8280, 11880: 6.
+    r = simulate(jobs((0, 1, 14400), (0, 1, 3600), (2000, 1, 300)), hosts=1,
+                 policy=PectBroker(record_slices=True), check=True)
+    assert starts(r) == {1: 1080.0, 2: 0.0, 3: 3600.0}
+    assert finishes(r) == {1: pytest.approx(19110.0), 2: pytest.approx(11430.0), 3: 3900.0}
+    rec = r.records.by_id()
+    assert [rec[i]["suspensions"] for i in (1, 2, 3)] == [3, 3, 0]
+    assert r.datacenter.context_switches == 6
+    slices = [(round(a, 6), c, round(b, 6)) for a, c, b in r.broker.slices]
+    assert slices[:8] == [(0.0, "M", 1080.0), (1080.0, "L", 3600.0), (3600.0, "S", 3900.0),
+                          (3900.0, "M", 4890.0), (4890.0, "L", 7200.0), (7200.0, "M", 8280.0),
+                          (8280.0, "L", 10800.0), (10800.0, "M", 11880.0)]
+    assert slices[8:] == [(11880.0, "L", 14400.0), (14400.0, "L", 18000.0), (18000.0, "L", 21600.0)]
+
+
 @pytest.mark.parametrize("params, key", [
     ({"shares": {"M": 0.5, "L": 0.6}}, r"shares: the shares sum to 110 %, above 100 %"),
     ({"shares": {"M": -0.1}}, r"shares\.M: must be a share in \[0, 1\]"),

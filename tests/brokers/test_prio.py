@@ -69,6 +69,23 @@ def test_fcfs_mode_gives_the_conservative_brokers_schedule_with_exact_estimates(
     assert np.array_equal(a.records["start"], b.records["start"])
 
 
+def test_the_defaults_are_the_papers():
+    # Prio10: aging after 10 x the runtime; classes S <= 10 min, M <= 3 h; no reshaping.
+    o = PrioBroker().options
+    assert (o.aging, o.priorities, o.reshape) == (10.0, True, None)
+    assert (o.classes.short, o.classes.medium) == (600.0, 10800.0)
+
+
+def test_prio10_with_the_default_classes_and_aging():
+    # 1 host. J1 (t=0, 8000 s: M) runs 0-8000. J2 (t=0, 700 s: M) and J3 (t=100, 60 s: S) wait.
+    # J2 has waited 10 x 700 = 7000 s at t=7000: it rises to S's level and, having arrived
+    # first, goes before J3 at 8000: J2 8000-8700, J3 8700. Without aging J3 (S) goes first:
+    # J3 8000-8060, J2 8060.
+    specs = [(0, 1, 8000), (0, 1, 700), (100, 1, 60)]
+    assert starts(run(specs, hosts=1, policy="prio")) == {1: 0.0, 2: 8000.0, 3: 8700.0}
+    assert starts(run(specs, hosts=1, policy="prio", params={"aging": 0})) == {1: 0.0, 2: 8060.0, 3: 8000.0}
+
+
 @pytest.mark.parametrize("params, key", [
     ({"aging": -1}, "aging"),
     ({"classes": {"S": 600, "M": 60}}, "classes.M"),

@@ -76,6 +76,9 @@ def test_presets_name_the_variants_of_fig_6():
     spec = reshape_spec("LoadA_noB")
     assert (spec.mode, spec.backfilled, spec.classes) == ("load", False, ("M", "L"))
     assert reshape_spec("AllA").classes == ("S", "M", "L")
+    # the paper's F_min = 0.5 and F_max = 1.0 (section 3.4)
+    assert (spec.min, spec.max) == (0.5, 1.0) and (reshape_spec("LoadA").min, reshape_spec("LoadA").max) == (0.5, 1.0)
+    assert reshape_spec("AllA").factor == 0.5
 
 
 @pytest.mark.parametrize("value, key", [

@@ -39,6 +39,31 @@ def test_moldable_options_reshape_the_jobs_of_a_run(tmp_path):
     assert rec[1]["finish"] == pytest.approx(162.5) and rec[3]["finish"] == pytest.approx(32500.0)
 
 
+def test_a_user_curve_in_yaml_through_e1s_points_runs_as_e1(tmp_path):
+    # E1's anchors as a user curve (sizes as multiples of the original size; the serial anchor
+    # is the curve's own default): the same reshaped runs, to the second.
+    curve = ("{name: curve, points: [{size: 0.5, efficiency: 0.8}, {size: 1, efficiency: 0.65}, "
+             "{size: 2, efficiency: 0.4}]}")
+    (_, a), = run_scenario(load_scenario(write(tmp_path, BASE)))
+    (_, b), = run_scenario(load_scenario(write(tmp_path, BASE.replace("efficiency: E1", f"efficiency: {curve}"),
+                                               "c.yaml")))
+    assert a.records["finish"].tolist() == pytest.approx(b.records["finish"].tolist())
+    assert b.records.by_id()[1]["finish"] == pytest.approx(162.5)
+
+
+def test_downeys_speedup_model_from_yaml(tmp_path):
+    # Downey 1997 with A = the original size, sigma = 1: S(n) = A n / (A + (n - 1) / 2) for
+    # n <= A. Job 1: 8 -> 4 processors, A = 8: runtime 100 x S(8) / S(4) = 100 x (64 / 11.5) /
+    # (32 / 9.5) = 165.217 s. Job 3: 4 -> 2, A = 4: 20000 x (16 / 5.5) / (8 / 4.5) = 32727.27 s.
+    text = BASE.replace("efficiency: E1", "efficiency: {name: downey, sigma: 1}")
+    (_, r), = run_scenario(load_scenario(write(tmp_path, text)))
+    rec = r.records.by_id()
+    assert [rec[i]["procs"] for i in (1, 2, 3)] == [4, 1, 2]
+    assert rec[1]["finish"] == pytest.approx(100 * 19 / 11.5)
+    assert rec[2]["finish"] == 1000.0
+    assert rec[3]["finish"] == pytest.approx(20000 * 9 / 5.5)
+
+
 def test_class_metrics_use_the_original_runtime(tmp_path):
     # One job per class (100 s: S, 1000 s: M, 20000 s: L), all start at 0. RR is against the
     # original runtime: job 1: 162.5 / 100 = 1.625; job 3: 32500 / 20000 = 1.625; job 2: 1.
