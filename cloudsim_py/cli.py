@@ -157,6 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("policies", help="list the scheduling policies")
     p.set_defaults(func=_cmd_policies)
 
+    from .commands.predict import add_predict_command
     from .commands.traces import add_traces_commands
     from .commands.workload import add_workload_commands
     from .experiments.commands import add_experiment_commands
@@ -164,6 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workload_commands(sub)
     add_traces_commands(sub)
     add_experiment_commands(sub)
+    add_predict_command(sub)
     return parser
 
 

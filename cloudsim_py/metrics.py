@@ -55,7 +55,9 @@ class JobRecords:
 
     @classmethod
     def from_jobs(cls, jobs: Iterable[Job], tau: float = 10.0) -> "JobRecords":
-        rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.desc.runtime,
+        # runtime: the true work of the run at the size it ran on (a moldable job may have been
+        # started at another size than its description asked for); a rigid job's own runtime
+        rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.work,
                  j.runtime_estimate, j.kills, j.suspensions, j.migrations, j.swaps,
                  j.tier, j.lost_work) for j in jobs]
         names = ("id", "submit", "start", "finish", "procs", "runtime", "estimate", "kills",

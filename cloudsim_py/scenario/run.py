@@ -102,10 +102,16 @@ def _descriptions(scenario: Scenario, table: WorkloadTable, sim: Simulation) -> 
 
 def build_world(scenario: Scenario, broker: BrokerSpec, table: WorkloadTable, hosts: int,
                 listeners: Sequence[Any] = ()) -> World:
-    """The scenario's world under one broker, built but not run."""
+    """The scenario's world under one broker, built but not run. With ``workload.moldable``
+    the jobs are moldable (reshaped by F_A) and the machine is resized by F_VM."""
     dc = scenario.datacenter
-    if dc.hosts != hosts and not dc.groups:
-        dc = attrs.evolve(dc, hosts=hosts)
+    moldable = scenario.moldable
+    machine = moldable.machine(hosts) if moldable is not None else hosts
+    if dc.hosts != machine and not dc.groups:
+        dc = attrs.evolve(dc, hosts=machine)
+    if moldable is not None:
+        return build(lambda sim: moldable.mold(_descriptions(scenario, table, sim), hosts),
+                     datacenter=dc, broker=broker, seed=scenario.seed, listeners=listeners)
     return build(lambda sim: _descriptions(scenario, table, sim), datacenter=dc, broker=broker,
                  seed=scenario.seed, listeners=listeners)
 
@@ -118,6 +124,11 @@ def run_one(scenario: Scenario, broker: BrokerSpec, table: WorkloadTable, hosts:
     world.run()
     summary, records = results(world, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
                                wall_seconds=time.perf_counter() - t0)
+    if scenario.classes is not None:
+        from ..class_metrics import class_summary
+
+        summary.update(class_summary(world.log.finished, scenario.classes, tau=scenario.metrics.tau,
+                                     warmup=scenario.metrics.warmup))
     return RunResult(summary, records, world, report=table.report, table=table)
 
 
@@ -140,7 +151,7 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
         runs.append((spec.policy, result))
         if out is not None:
             folder = out if len(scenario.brokers) == 1 else os.path.join(out, _slug(spec.policy))
-            write_outputs(folder, scenario, spec, result, hosts)
+            write_outputs(folder, scenario, spec, result, len(result.datacenter.hosts))
     if out is not None and len(runs) > 1:
         os.makedirs(out, exist_ok=True)
         combined = {policy: _jsonable(r.summary) for policy, r in runs}

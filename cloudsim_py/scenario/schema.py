@@ -12,10 +12,12 @@ from typing import Any, Mapping
 import attrs
 
 from ..brokers.spec import BrokerSpec
-from ..errors import ScenarioError, SpecError
+from ..class_metrics import ClassesSpec
+from ..errors import PolicyError, ScenarioError, SpecError
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import MetricsSpec
 from ..validate import boolean, integer, kind, text
+from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 
 __all__ = ["BrokerSpec", "DatacenterSpec", "MetricsSpec", "OutputSpec", "Scenario",
@@ -44,6 +46,10 @@ class Scenario:
     output: OutputSpec = OutputSpec()
     source: str = "<mapping>"           #: file the scenario came from
     base_dir: str = "."                 #: folder relative input paths resolve against
+    #: ``workload.moldable``: moldable jobs, static reshaping (F_A), VM resizing (F_VM)
+    moldable: MoldableSpec | None = None
+    #: ``metrics.classes``: per-runtime-class metrics (S, M, L, all) in the summary
+    classes: ClassesSpec | None = None
 
 
 class _Ctx:
@@ -107,17 +113,55 @@ def expand_env(ctx: _Ctx, value: Any, path: str, env: Mapping[str, str]) -> Any:
 
 
 def _workload(ctx: _Ctx, value: Any, base_dir: str, env: Mapping[str, str]) -> WorkloadSpec:
-    raw = _keys(ctx, value, "workload", _fields(WorkloadSpec))
+    raw = _keys(ctx, value, "workload", _fields(WorkloadSpec) + ("moldable",))
+    raw.pop("moldable", None)           # its own option class (_moldable)
     if isinstance(raw.get("trace"), str) and raw["trace"]:
         text_ = expand_env(ctx, raw["trace"], "workload.trace", env)
         raw["trace"] = os.path.normpath(os.path.join(base_dir, os.path.expanduser(text_)))
     return ctx.spec(WorkloadSpec, raw, "workload")
 
 
+def _moldable(ctx: _Ctx, value: Any) -> MoldableSpec | None:
+    """``workload.moldable`` (a mapping; ``null`` or absent: rigid jobs)."""
+    if not isinstance(value, Mapping) or value.get("moldable") is None:
+        return None
+    raw = _keys(ctx, value["moldable"], "workload.moldable", _fields(MoldableSpec))
+    return ctx.spec(MoldableSpec, raw, "workload.moldable")
+
+
+def _classes(ctx: _Ctx, value: Any) -> ClassesSpec | None:
+    """``metrics.classes``: a mapping ``{S: 600, M: 10800}`` (either key may be left out),
+    ``true`` (the paper's limits), or ``false`` / ``null`` / absent (no per-class metrics)."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        value = {}
+    raw = _keys(ctx, value, "metrics.classes", ("S", "M"))
+    return ctx.spec(ClassesSpec, raw, "metrics.classes")
+
+
+def _broker_params(ctx: _Ctx, raw: Mapping[str, Any], path: str) -> None:
+    """A policy with a ``params_spec`` option class has its parameters checked by it here, so
+    that an error names the key (``broker.params.shares``)."""
+    from ..brokers.base import broker_registry
+
+    policy = raw.get("policy", "fcfs")
+    try:
+        cls = broker_registry.get(policy) if isinstance(policy, str) else None
+    except PolicyError:                 # an unknown policy is reported by BrokerSpec below
+        return
+    spec_cls = getattr(cls, "params_spec", None)
+    if spec_cls is None or not isinstance(raw.get("params", {}), Mapping):
+        return
+    params = _keys(ctx, raw.get("params") or {}, f"{path}.params", _fields(spec_cls))
+    ctx.spec(spec_cls, params, f"{path}.params")
+
+
 def _broker(ctx: _Ctx, value: Any, path: str) -> BrokerSpec:
     if isinstance(value, str):
         value = {"policy": value}
     raw = _keys(ctx, value, path, _fields(BrokerSpec))
+    _broker_params(ctx, raw, path)
     return ctx.spec(BrokerSpec, raw, path)
 
 
@@ -145,15 +189,20 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     else:
         brokers = (_broker(ctx, broker_raw, "broker"),)
     _check_tiers(ctx, dc, brokers, isinstance(broker_raw, list))
-    metrics = ctx.spec(MetricsSpec, _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec)),
-                       "metrics")
+    metrics_raw = _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec) + ("classes",))
+    classes = _classes(ctx, metrics_raw.pop("classes", None))
+    metrics = ctx.spec(MetricsSpec, metrics_raw, "metrics")
+    moldable = _moldable(ctx, raw["workload"])
+    if moldable is not None and moldable.vm_factor != 1.0 and dc.groups:
+        raise ctx.error("workload.moldable.vm_factor", "a datacenter given as host groups cannot be "
+                                                       "resized; give datacenter.hosts")
     out_raw = _keys(ctx, raw.get("output", {}), "output", _fields(OutputSpec))
     if "dir" in out_raw:
         out_raw["dir"] = expand_env(ctx, out_raw["dir"], "output.dir", env)
     output = ctx.spec(OutputSpec, out_raw, "output")
     return ctx.spec(Scenario, dict(name=name, seed=seed, datacenter=dc, workload=workload,
                                    brokers=brokers, metrics=metrics, output=output, source=source,
-                                   base_dir=base_dir), "")
+                                   base_dir=base_dir, moldable=moldable, classes=classes), "")
 
 
 def _check_tiers(ctx: _Ctx, dc: DatacenterSpec, brokers: tuple[BrokerSpec, ...], listed: bool) -> None:

@@ -19,6 +19,10 @@ RUNS = {
     "liu2013-figs3-4.yaml": (600, []),            # 2 x 10 x 6 policies x 5
     "liu2013-sec5.4.yaml": (570, []),             # 2 x 3 loads x 5 seeds x (1 + 4 + 8 + 6)
     "reproduce-traces.yaml": (312, None),         # 16 x (2 + 3 x 5) + 2 x 4 x 5; every shared trace
+    "sodan2009-figs1-3.yaml": (189, []),          # (4 x 5 + 1) F_A points x 3 schedulers x 3 seeds
+    "sodan2009-fig7-vm.yaml": (69, []),           # (3 + 4 + 6 + 2 x 5) points x 3 seeds
+    "sodan2009-fig6-adaptive.yaml": (18, []),     # 6 variants x 3 seeds
+    "sodan2009-pect-shares.yaml": (33, []),       # (2 x 5 + 1) F_A points x 3 seeds
 }
 
 

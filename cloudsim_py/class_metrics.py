@@ -1,0 +1,59 @@
+"""Per-runtime-class metrics of a run (S, M, L, all), against the jobs' original runtimes, and
+their option class (``metrics.classes`` in a scenario). Imports the workload layer and metrics
+helpers only: no brokers, no scenario.
+
+Sodan 2009 (seed paper 002), section 3.2: jobs are classed by their original runtime (S <= 10
+min, M <= 3 h, L otherwise) and "RR ... is calculated vs. the pure runtime of the job (without
+time slicing) and always vs. the original runtime without size modification". The numbers come
+from :func:`cloudsim_py.workload.reshape.class_metrics`; this module only gathers the columns
+of finished jobs (any description: moldable jobs give their original runtime, others their own).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import attrs
+import numpy as np
+
+from .workload.reshape import RuntimeClasses, class_metrics, flatten_class_metrics
+
+
+@attrs.define(slots=True, frozen=True)
+class ClassesSpec:
+    """``metrics.classes``: the upper runtime limits (s) of classes ``S`` and ``M`` (``L`` is
+    everything longer); ``{}`` or ``true`` gives the paper's 600 and 10,800. Limits must be
+    finite numbers > 0 with ``S < M`` (errors name ``S`` or ``M``)."""
+
+    S: float = 600.0
+    M: float = 10800.0
+    classes: RuntimeClasses = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "classes", RuntimeClasses(short=self.S, medium=self.M))
+
+
+def job_columns(jobs: Iterable[Any]) -> dict[str, np.ndarray]:
+    """``id, submit, start, finish, procs, runtime, original_runtime`` of finished jobs:
+    ``runtime`` is the true runtime at the size the job ran on (``job.work``),
+    ``original_runtime`` the description's ``original_runtime`` where it has one (a moldable
+    job), else its ``runtime``."""
+    rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.work,
+             getattr(j.desc, "original_runtime", j.desc.runtime)) for j in jobs]
+    names = ("id", "submit", "start", "finish", "procs", "runtime", "original_runtime")
+    cols = list(zip(*rows)) if rows else [()] * len(names)
+    return {n: np.asarray(c, dtype=np.int64 if n in ("id", "procs") else np.float64)
+            for n, c in zip(names, cols)}
+
+
+def class_summary(jobs: Iterable[Any], classes: RuntimeClasses | ClassesSpec | None = None, *,
+                  tau: float = 10.0, warmup: float = 0.0) -> dict[str, float]:
+    """Summary keys per class, ``<metric>_<class>`` for class ``S``, ``M``, ``L`` and ``all``
+    (``count_M``, ``avg_response_L``, ``avg_bsld_all`` (the paper's RR_A), ``avg_wait_S``,
+    ``avg_runtime_M``, ``avg_start_wait_L``, ``avg_elapsed_L``), over the finished ``jobs``
+    (e.g. ``world.log.finished``); ``warmup`` drops the earliest-submitted share, as
+    :func:`cloudsim_py.metrics.summarize`."""
+    if isinstance(classes, ClassesSpec):
+        classes = classes.classes
+    cols = job_columns(jobs)
+    return flatten_class_metrics(class_metrics(cols, classes=classes, tau=tau, warmup=warmup))
