@@ -33,9 +33,11 @@ def user_module(tmp_path, monkeypatch):
 
 
 def test_a_user_class_is_named_in_yaml_as_module_colon_class(tmp_path, user_module):
+    # issue 11: the module must be listed under plugins (tests/scenario/test_plugins.py)
     path = tmp_path / "s.yaml"
     path.write_text(textwrap.dedent("""\
         name: mine
+        plugins: [my_policies]
         datacenter: {hosts: 4}
         workload: {jobs: [{submit: 0, procs: 3, runtime: 5}, {submit: 0, procs: 1, runtime: 5}]}
         broker: {policy: "my_policies:Greedy", params: {reverse: true}}

@@ -273,9 +273,10 @@ class DowneyEfficiency(EfficiencyModel):
 #: Efficiency models by name (case-insensitive; entry point group
 #: ``cloudsim_py.efficiency_models``; ``module:attr`` for a user's own). An entry is either a
 #: ready model (``wc``, ``e1``, ``e2``, ``e3``) or a class/factory called with the spec's
-#: parameters (``curve``, ``downey``).
+#: parameters (``curve``, ``downey``). ``module:attr`` is for Python callers (docs/moldable.md): no
+#: scenario key reaches this registry; one that does must check the module against ``plugins``.
 efficiency_models: Registry[Any] = Registry("efficiency model", entry_point_group="cloudsim_py.efficiency_models",
-                                            error=ScenarioError)
+                                            error=ScenarioError, imports=True)
 efficiency_models.register("wc")(WC)
 efficiency_models.register("e1")(E1)
 efficiency_models.register("e2")(E2)

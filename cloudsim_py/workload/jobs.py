@@ -36,12 +36,31 @@ def descriptions_from_table(table: WorkloadTable, cpu_usage: CpuUsageModel | Non
     rng_e = rng_estimate or np.random.default_rng(1)
     new = tuple.__new__
     n = len(ids)
+    machine = table.machine_procs
     for lo in range(0, n, chunk):
         hi = min(n, lo + chunk)
         # draws are made per chunk (vectorised) but in row order, so they do not depend on chunk;
         # prepare() validated the columns, so the descriptions are built without re-checking
-        usages = usage_model.draw_many(procs[lo:hi], rng_u)
-        ests = estimate_model.estimate_many(usages, rng_e)
+        if machine is not None and max(procs[lo:hi]) > machine:
+            usages, ests = _draw_fitting(procs[lo:hi], machine, usage_model, estimate_model, rng_u, rng_e)
+        else:
+            usages = usage_model.draw_many(procs[lo:hi], rng_u)
+            ests = estimate_model.estimate_many(usages, rng_e)
         for row in range(lo, hi):
             yield new(RigidJob, (ids[row], submits[row], procs[row], runtimes[row], estimates[row],
                                  usages[row - lo], ests[row - lo], row))
+
+
+def _draw_fitting(procs: list[int], machine: int, usage_model: CpuUsageModel,
+                  estimate_model: CpuEstimateModel, rng_u: np.random.Generator,
+                  rng_e: np.random.Generator) -> tuple[list, list]:
+    """Usage and estimates for the rows that fit the machine; ``None`` for the others."""
+    fit = [i for i, p in enumerate(procs) if p <= machine]
+    usages_fit = usage_model.draw_many([procs[i] for i in fit], rng_u)
+    ests_fit = estimate_model.estimate_many(usages_fit, rng_e)
+    usages: list = [None] * len(procs)
+    ests: list = [None] * len(procs)
+    for k, i in enumerate(fit):
+        usages[i] = usages_fit[k]
+        ests[i] = ests_fit[k]
+    return usages, ests
