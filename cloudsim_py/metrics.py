@@ -47,6 +47,17 @@ RAW_FIELDS = (
 _GETTERS = tuple((name, dtype, attrgetter(attr)) for name, dtype, attr in RAW_FIELDS)
 
 
+def sort_by_arrival(raw: dict[str, np.ndarray]) -> None:
+    """Sort raw columns by (submit, id) in place of the dict, one column at a time."""
+    if raw["id"].shape[0] < 2:
+        return
+    order = np.lexsort((raw["id"], raw["submit"]))
+    if np.all(order[1:] > order[:-1]):
+        return
+    for name in list(raw):
+        raw[name] = raw[name][order]
+
+
 def derived(cols: dict[str, np.ndarray], tau: float) -> dict[str, np.ndarray]:
     """Add ``response``, ``wait`` and ``bsld`` to raw columns (elementwise, so a chunk gives the
     same numbers as the whole run)."""
@@ -87,16 +98,11 @@ class JobRecords:
 
     @classmethod
     def from_raw(cls, raw: dict[str, np.ndarray], tau: float = 10.0) -> "JobRecords":
-        """Records from raw columns (:data:`RAW_FIELDS`, in any order); sorts them, one column
-        at a time (so that a ten-million-job run holds one extra column at a time)."""
-        order = np.lexsort((raw["id"], raw["submit"]))
-        if order.shape[0] and np.all(order[1:] > order[:-1]):
-            cols = dict(raw)
-        else:
-            cols = {}
-            for name in list(raw):
-                cols[name] = raw.pop(name)[order]
-        del order
+        """Records from raw columns (:data:`RAW_FIELDS`, in any order of rows). The columns are
+        sorted one at a time, and ``raw`` is updated with the sorted arrays (so that a caller
+        keeping it holds one copy, not two)."""
+        sort_by_arrival(raw)
+        cols = dict(raw)
         rows = cols.pop("row", None)
         derived(cols, tau)
         return cls({n: cols[n] for n in cls.FIELDS}, tau, rows)
@@ -192,8 +198,9 @@ class JobLog(DatacenterListener):
             sink(cols)
 
     def columns(self) -> dict[str, np.ndarray]:
-        """The finished jobs' raw columns so far, in finish order (one array per column; the
-        chunks are merged in place, column by column)."""
+        """The finished jobs' raw columns so far (one array per column; the chunks are merged
+        in place, column by column). Rows are in finish order until :meth:`records` sorts
+        them by arrival; jobs finished later follow."""
         self.flush()
         out = {}
         for name, dtype, _ in RAW_FIELDS:
@@ -205,8 +212,13 @@ class JobLog(DatacenterListener):
         return out
 
     def records(self, tau: float = 10.0) -> JobRecords:
-        """The finished jobs' :class:`JobRecords`."""
-        return JobRecords.from_raw(self.columns(), tau)
+        """The finished jobs' :class:`JobRecords`. The log keeps the sorted columns instead of
+        its own (the records share them: one copy of each column, not two)."""
+        raw = self.columns()
+        sort_by_arrival(raw)
+        for name, array in raw.items():
+            self._chunks[name][:] = [array]
+        return JobRecords.from_raw(raw, tau)
 
     def unfinished(self) -> list[Job]:
         """The jobs in flight, in arrival order."""
