@@ -90,3 +90,19 @@ def test_jobs_the_loader_skips_are_in_jobs_csv_with_the_reason(tmp_path):
     assert [rows[i]["state"] for i in "123"] == ["finished", "skipped", "finished"]
     assert rows["2"]["reason"] == "runtime <= 0 (cancelled or unknown)"
     assert (rows["2"]["submit"], rows["2"]["runtime"], rows["2"]["start"]) == ("5.0", "-1.0", "")
+
+
+def test_a_trace_job_larger_than_the_machine_is_submitted_rejected_and_listed(tmp_path):
+    # 3 records on 2 hosts: job 2 asks for 4 processors (field 5). It is not dropped by the
+    # loader: submitted (3), rejected at arrival (1) with the reason, and in jobs.csv
+    trace = tmp_path / "t.swf"
+    trace.write_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 5 0 10 4 -1 -1 4 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "3 9 0 10 2 -1 -1 2 20 -1 1 1 1 1 1 -1 -1 -1\n")
+    sc = load_scenario({"name": "big-trace", "datacenter": {"hosts": 2}, "workload": {"trace": str(trace)}})
+    [(_, result)] = run_scenario(sc, out_dir=str(tmp_path / "out"))
+    s = result.summary
+    assert (s["jobs_submitted"], s["jobs_finished"], s["jobs_rejected"]) == (3, 2, 1)
+    rows = {r["id"]: r for r in jobs_csv(tmp_path / "out" / "jobs.csv")}
+    assert (rows["2"]["state"], rows["2"]["reason"]) == ("rejected", "needs 4 processors, the datacenter has 2")
+    assert (rows["2"]["procs"], rows["2"]["start"], rows["2"]["finish"]) == ("4", "", "")

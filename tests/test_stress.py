@@ -25,6 +25,8 @@ from cloudsim_py import Job, simulate
 from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.brokers.conservative import ConservativeBroker
 from cloudsim_py.brokers.easy import EasyBroker
+from cloudsim_py.errors import JobError, ScenarioError
+from cloudsim_py.scenario import load_scenario
 
 #: the built-in policies (a test module may register broken ones on purpose)
 POLICIES = sorted(n for n, c in broker_registry.items() if c.__module__.startswith("cloudsim_py."))
@@ -253,6 +255,18 @@ def test_a_job_larger_than_the_machine_is_rejected_under_every_policy():
                      tiers=cls.min_tiers, policy=policy, check=True)
         assert (r.summary["jobs_finished"], r.summary["jobs_rejected"]) == (1, 1), policy
         assert r.world.log.reasons[1] == "needs 3 processors, the datacenter has 2"
+
+
+def test_a_zero_runtime_is_an_error_naming_the_job_before_anything_runs():
+    # zero runtimes cannot reach the simulation: a Job refuses them, a scenario names the key
+    # (and a trace's runtime <= 0 is skipped and listed: test_outcomes.py); the generated cases
+    # use 1e-9 s, a runtime that vanishes on the clock of a late arrival, instead
+    with pytest.raises(JobError, match=r"job 1: runtime must be > 0, got 0.0"):
+        Job(1, 0.0, 1, runtime=0.0)
+    with pytest.raises(ScenarioError, match=r"workload.jobs.1.runtime: must be > 0, got 0"):
+        load_scenario({"name": "zero", "datacenter": {"hosts": 1},
+                       "workload": {"jobs": [{"submit": 0, "procs": 1, "runtime": 3},
+                                             {"submit": 0, "procs": 1, "runtime": 0}]}})
 
 
 @pytest.mark.xfail(strict=True, raises=ValueError,

@@ -127,3 +127,59 @@ def test_a_closed_output_pipe_is_a_one_line_error(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait() == 2
     assert err == "cloudsim-py: error: output pipe closed before the results were printed\n"
+
+
+def test_a_full_disk_while_jobs_csv_streams_is_a_one_line_error_and_leaves_nothing(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import cloudsim_py.outputs as outputs
+    from cloudsim_py import metrics
+
+    real_open = open
+
+    class FullAfterHeader:
+        """A file whose first write (the header) succeeds and whose next ones find the disk full."""
+
+        def __init__(self, fh):
+            self.fh, self.writes = fh, 0
+
+        def write(self, text):
+            self.writes += 1
+            if self.writes > 1:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self.fh.write(text)
+
+        def close(self):
+            self.fh.close()
+
+    def fake_open(path, *a, **k):
+        fh = real_open(path, *a, **k)
+        return FullAfterHeader(fh) if str(path).endswith("jobs.csv") else fh
+
+    monkeypatch.setattr(outputs, "open", fake_open, raising=False)
+    # a chunk of 2 jobs: the first chunk of finished jobs is written while the run goes
+    monkeypatch.setattr(metrics.JobLog.__init__, "__defaults__", (2,))
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("cloudsim-py: error: ") and "jobs.csv: cannot write (No space left on device)" in err
+    # no result file, and the temporary file is removed
+    assert os.listdir(out) == []
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes into read-only folders")
+def test_an_output_folder_that_is_not_writable_is_refused_before_anything_runs(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o500)
+    try:
+        path = tmp_path / "s.yaml"
+        path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+        assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not writable" in err and "Traceback" not in err
+    finally:
+        out.chmod(0o700)
