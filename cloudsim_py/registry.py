@@ -52,6 +52,11 @@ class Registry(Generic[T]):
 
         return deco
 
+    def unregister(self, name: str) -> None:
+        """Forget ``name`` (a test's or a reloaded plugin's registration); unknown names are
+        ignored."""
+        self._items.pop(name.lower(), None)
+
     def _load_entry_points(self) -> None:
         if self._entry_points_loaded or self.entry_point_group is None:
             return

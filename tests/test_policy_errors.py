@@ -8,6 +8,7 @@ import pytest
 
 from cloudsim_py import Job, simulate
 from cloudsim_py.brokers.base import Broker
+from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.cli import main
 from cloudsim_py.errors import CapacityError, PolicyError, PolicyFailure
 
@@ -72,6 +73,7 @@ def test_the_cli_shows_policy_time_queue_and_the_traceback_into_schedule(tmp_pat
         assert main(["run", str(path), "--quiet"]) == 2
     finally:
         sys.modules.pop("buggy_policy_cli", None)
+        broker_registry.unregister("buggy-cli")   # later tests list the known policies
     err = capsys.readouterr().err
     assert "policy 'buggy-cli' failed in schedule() at t=0: CapacityError" in err
     assert "queue (1 jobs): job 2 (1 procs, estimate 5, submitted 0)" in err

@@ -64,3 +64,14 @@ def test_brokers_from_other_packages_come_through_the_entry_point_group(monkeypa
     assert simulate(jobs, hosts=2, policy="greedy-ep").summary["jobs_finished"] == 1
     assert "greedy-ep" in broker_registry.names()
     broker_registry._items.pop("greedy-ep", None)
+
+
+def test_an_unregistered_name_is_unknown_again():
+    from cloudsim_py.registry import Registry
+
+    r = Registry("shape", entry_point_group=None)
+    r.register("square")(object)
+    r.unregister("SQUARE")          # names are case-insensitive
+    r.unregister("circle")          # unknown: ignored
+    with pytest.raises(PolicyError, match="unknown shape 'square'; known: $"):
+        r.get("square")

@@ -7,6 +7,7 @@ import textwrap
 
 import pytest
 
+from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.cli import main
 from cloudsim_py.errors import ScenarioError
 from cloudsim_py.scenario import load_scenario, run_scenario
@@ -87,6 +88,7 @@ def test_the_cli_runs_a_policy_a_plugin_file_registers(tmp_path, capsys):
         assert "policy greedy-from-plugin-file" in capsys.readouterr().out
     finally:
         sys.modules.pop("greedy_plugin_file", None)
+        broker_registry.unregister("greedy-from-plugin-file")   # later tests list the known policies
 
 
 def test_a_module_in_the_working_directory_is_not_imported_implicitly(tmp_path, monkeypatch):
