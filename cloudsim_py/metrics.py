@@ -47,23 +47,40 @@ RAW_FIELDS = (
 _GETTERS = tuple((name, dtype, attrgetter(attr)) for name, dtype, attr in RAW_FIELDS)
 
 
-def sort_by_arrival(raw: dict[str, np.ndarray]) -> None:
-    """Sort raw columns by (submit, id) in place of the dict, one column at a time."""
+def arrival_order(raw: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The permutation sorting raw columns by (submit, id), or ``None`` if they are sorted."""
     if raw["id"].shape[0] < 2:
-        return
+        return None
     order = np.lexsort((raw["id"], raw["submit"]))
     if np.all(order[1:] > order[:-1]):
+        return None
+    return order
+
+
+def sort_by_arrival(raw: dict[str, np.ndarray],
+                    replaced: Callable[[str, np.ndarray], None] | None = None) -> None:
+    """Sort raw columns by (submit, id) in place of the dict, one column at a time; each sorted
+    column is handed to ``replaced(name, column)`` before the next is sorted (so that an owner
+    of the unsorted arrays lets each go in turn: one extra column at a time, not a copy of all)."""
+    order = arrival_order(raw)
+    if order is None:
         return
     for name in list(raw):
-        raw[name] = raw[name][order]
+        column = raw[name][order]
+        raw[name] = column
+        if replaced is not None:
+            replaced(name, column)
 
 
 def derived(cols: dict[str, np.ndarray], tau: float) -> dict[str, np.ndarray]:
     """Add ``response``, ``wait`` and ``bsld`` to raw columns (elementwise, so a chunk gives the
-    same numbers as the whole run)."""
+    same numbers as the whole run; ``bsld`` is computed in its own array, without temporaries)."""
     cols["response"] = cols["finish"] - cols["submit"]
     cols["wait"] = cols["response"] - cols["runtime"]
-    cols["bsld"] = np.maximum(1.0, cols["response"] / np.maximum(tau, cols["runtime"]))
+    bsld = np.maximum(cols["runtime"], tau)
+    np.divide(cols["response"], bsld, out=bsld)
+    np.maximum(bsld, 1.0, out=bsld)
+    cols["bsld"] = bsld
     return cols
 
 
@@ -102,6 +119,11 @@ class JobRecords:
         sorted one at a time, and ``raw`` is updated with the sorted arrays (so that a caller
         keeping it holds one copy, not two)."""
         sort_by_arrival(raw)
+        return cls.from_sorted(raw, tau)
+
+    @classmethod
+    def from_sorted(cls, raw: dict[str, np.ndarray], tau: float = 10.0) -> "JobRecords":
+        """Records from raw columns already sorted by (submit, id) (not checked)."""
         cols = dict(raw)
         rows = cols.pop("row", None)
         derived(cols, tau)
@@ -213,12 +235,15 @@ class JobLog(DatacenterListener):
 
     def records(self, tau: float = 10.0) -> JobRecords:
         """The finished jobs' :class:`JobRecords`. The log keeps the sorted columns instead of
-        its own (the records share them: one copy of each column, not two)."""
+        its own, column by column as they are sorted (the records share them: one copy of each
+        column, not two, and one extra column at a time while sorting)."""
         raw = self.columns()
-        sort_by_arrival(raw)
-        for name, array in raw.items():
-            self._chunks[name][:] = [array]
-        return JobRecords.from_raw(raw, tau)
+
+        def replaced(name: str, column: np.ndarray) -> None:
+            self._chunks[name][:] = [column]
+
+        sort_by_arrival(raw, replaced)
+        return JobRecords.from_sorted(raw, tau)
 
     def unfinished(self) -> list[Job]:
         """The jobs in flight, in arrival order."""
