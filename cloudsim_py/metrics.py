@@ -168,8 +168,8 @@ class JobLog(DatacenterListener):
     """The records' listener, from any number of datacenters it is subscribed to.
 
     A finished job's outcome goes into typed columns (:data:`RAW_FIELDS`, a chunk of
-    ``chunk`` jobs at a time) and the job object is let go, so a run keeps about 112 bytes per
-    finished job; each chunk is also handed to the ``sinks`` (``sink(columns)``: the streamed
+    ``chunk`` jobs at a time, in arrays grown by doubling) and the job object is let go, so a
+    run keeps about 112 bytes per finished job; each chunk is also handed to the ``sinks`` (``sink(columns)``: the streamed
     ``jobs.csv``). Rejected jobs are kept with their reasons (``rejected``, ``reasons``); the
     jobs in flight (submitted, neither finished nor rejected) in ``inflight``.
     """
@@ -183,7 +183,10 @@ class JobLog(DatacenterListener):
         self.sinks: list[Callable[[dict[str, np.ndarray]], None]] = []
         self.finished_count = 0
         self._buffer: list[Job] = []
-        self._chunks: dict[str, list[np.ndarray]] = {name: [] for name, _, _ in RAW_FIELDS}
+        # one array per column, ``finished_count`` rows used, its capacity doubled when full
+        # (by a copy, a column at a time: arrays handed out stay valid; capacity not yet
+        # written is not resident)
+        self._cols: dict[str, np.ndarray] = {name: np.empty(chunk, dtype) for name, dtype, _ in RAW_FIELDS}
         self._cpu_work = 0.0
         # the submit hook is the set's own add (C): no Python call per arrival
         setattr(self, "on_submit", self.inflight.add)
@@ -212,26 +215,37 @@ class JobLog(DatacenterListener):
             usage = j.desc.usage(j.procs)
             work += j.work * sum(usage) if usage is not None else j.work * j.procs
         self._cpu_work += work
-        self.finished_count += n
         buf.clear()
-        for name, chunks in self._chunks.items():
-            chunks.append(cols[name])
+        lo = self.finished_count
+        hi = lo + n
+        store = self._cols
+        if hi > store["id"].shape[0]:
+            self._grow(max(hi, 2 * store["id"].shape[0]))
+        for name, column in store.items():
+            column[lo:hi] = cols[name]
+        self.finished_count = hi
         for sink in self.sinks:
             sink(cols)
 
+    def _grow(self, capacity: int) -> None:
+        """Room for ``capacity`` finished jobs in every column, one column at a time. (Keeping
+        a list of chunks and merging them at the end, as before, doubled the memory at the
+        peak: the chunks of the 14 columns lie interleaved in the C heap, so the memory of
+        those already merged could not be given back while the others were merged.)"""
+        n = self.finished_count
+        cols = self._cols
+        for name in list(cols):
+            bigger = np.empty(capacity, cols[name].dtype)
+            bigger[:n] = cols[name][:n]
+            cols[name] = bigger      # the old column goes now, before the next is copied
+
     def columns(self) -> dict[str, np.ndarray]:
-        """The finished jobs' raw columns so far (one array per column; the chunks are merged
-        in place, column by column). Rows are in finish order until :meth:`records` sorts
-        them by arrival; jobs finished later follow."""
+        """The finished jobs' raw columns so far (one array per column, shared with the log:
+        do not write into them). Rows are in finish order until :meth:`records` sorts them by
+        arrival; jobs finished later follow."""
         self.flush()
-        out = {}
-        for name, dtype, _ in RAW_FIELDS:
-            chunks = self._chunks[name]
-            if len(chunks) != 1:
-                merged = np.concatenate(chunks) if chunks else np.empty(0, dtype=dtype)
-                chunks[:] = [merged]
-            out[name] = chunks[0]
-        return out
+        n = self.finished_count
+        return {name: column[:n] for name, column in self._cols.items()}
 
     def records(self, tau: float = 10.0) -> JobRecords:
         """The finished jobs' :class:`JobRecords`. The log keeps the sorted columns instead of
@@ -240,7 +254,7 @@ class JobLog(DatacenterListener):
         raw = self.columns()
 
         def replaced(name: str, column: np.ndarray) -> None:
-            self._chunks[name][:] = [column]
+            self._cols[name] = column
 
         sort_by_arrival(raw, replaced)
         return JobRecords.from_sorted(raw, tau)

@@ -71,3 +71,23 @@ def test_the_records_of_a_long_run_hold_one_copy_of_each_column():
         tracemalloc.stop()
     assert records["id"][0] == 1 and records["finish"][0] == float(n)
     assert (peak - base) / n < 80, f"{(peak - base) / n:.0f} bytes a job while making the records"
+
+
+def test_records_taken_mid_run_stay_valid_while_the_log_grows(monkeypatch):
+    # chunks of 2 jobs and room for 2 at first: the log's columns are grown (copied) twice
+    # after the first records are taken at t=15; those keep their 3 rows and values
+    from cloudsim_py import Job
+    from cloudsim_py.infrastructure.spec import DatacenterSpec
+    from cloudsim_py.metrics import JobLog
+    from cloudsim_py.runner import build
+
+    monkeypatch.setattr(JobLog.__init__, "__defaults__", (2,))
+    # one host, FCFS: job i runs from 10(i-1) to 10i
+    world = build([Job(i, 0.0, 1, runtime=10.0) for i in range(1, 9)], datacenter=DatacenterSpec(hosts=1))
+    world.run(until=35.0)
+    early = world.log.records()
+    world.run()
+    final = world.log.records()
+    assert early["id"].tolist() == [1, 2, 3] and early["finish"].tolist() == [10.0, 20.0, 30.0]
+    assert final["id"].tolist() == list(range(1, 9))
+    assert final["finish"].tolist() == [10.0 * i for i in range(1, 9)]
