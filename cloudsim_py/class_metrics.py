@@ -1,6 +1,6 @@
 """Per-runtime-class metrics of a run (S, M, L, all), against the jobs' original runtimes, and
 their option class (``metrics.classes`` in a scenario). Imports the workload layer and metrics
-helpers only: no brokers, no scenario.
+helpers (and the listener base) only: no brokers, no scenario.
 
 Sodan 2009 (seed paper 002), section 3.2: jobs are classed by their original runtime (S <= 10
 min, M <= 3 h, L otherwise) and "RR ... is calculated vs. the pure runtime of the job (without
@@ -11,11 +11,12 @@ of finished jobs (any description: moldable jobs give their original runtime, ot
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import attrs
 import numpy as np
 
+from .infrastructure.listener import DatacenterListener
 from .workload.reshape import RuntimeClasses, class_metrics, flatten_class_metrics
 
 
@@ -33,27 +34,50 @@ class ClassesSpec:
         object.__setattr__(self, "classes", RuntimeClasses(short=self.S, medium=self.M))
 
 
+def _row(j: Any) -> tuple:
+    return (j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.work,
+            getattr(j.desc, "original_runtime", j.desc.runtime))
+
+
+_NAMES = ("id", "submit", "start", "finish", "procs", "runtime", "original_runtime")
+
+
+def _columns(rows: list[tuple]) -> dict[str, np.ndarray]:
+    cols = list(zip(*rows)) if rows else [()] * len(_NAMES)
+    return {n: np.asarray(c, dtype=np.int64 if n in ("id", "procs") else np.float64)
+            for n, c in zip(_NAMES, cols)}
+
+
+class ClassRecorder(DatacenterListener):
+    """A listener keeping what per-class metrics need of every finished job (the run's own
+    records keep no original runtime); subscribed only when ``metrics.classes`` is asked for."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple] = []
+
+    def on_finish(self, job: Any) -> None:
+        self.rows.append(_row(job))
+
+    def columns(self) -> dict[str, np.ndarray]:
+        return _columns(self.rows)
+
+
 def job_columns(jobs: Iterable[Any]) -> dict[str, np.ndarray]:
     """``id, submit, start, finish, procs, runtime, original_runtime`` of finished jobs:
     ``runtime`` is the true runtime at the size the job ran on (``job.work``),
     ``original_runtime`` the description's ``original_runtime`` where it has one (a moldable
     job), else its ``runtime``."""
-    rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.work,
-             getattr(j.desc, "original_runtime", j.desc.runtime)) for j in jobs]
-    names = ("id", "submit", "start", "finish", "procs", "runtime", "original_runtime")
-    cols = list(zip(*rows)) if rows else [()] * len(names)
-    return {n: np.asarray(c, dtype=np.int64 if n in ("id", "procs") else np.float64)
-            for n, c in zip(names, cols)}
+    return _columns([_row(j) for j in jobs])
 
 
-def class_summary(jobs: Iterable[Any], classes: RuntimeClasses | ClassesSpec | None = None, *,
+def class_summary(jobs: Iterable[Any] | Mapping[str, np.ndarray], classes: RuntimeClasses | ClassesSpec | None = None, *,
                   tau: float = 10.0, warmup: float = 0.0) -> dict[str, float]:
     """Summary keys per class, ``<metric>_<class>`` for class ``S``, ``M``, ``L`` and ``all``
     (``count_M``, ``avg_response_L``, ``avg_bsld_all`` (the paper's RR_A), ``avg_wait_S``,
     ``avg_runtime_M``, ``avg_start_wait_L``, ``avg_elapsed_L``), over the finished ``jobs``
-    (e.g. ``world.log.finished``); ``warmup`` drops the earliest-submitted share, as
+    (or the columns of a :class:`ClassRecorder`); ``warmup`` drops the earliest-submitted share, as
     :func:`cloudsim_py.metrics.summarize`."""
     if isinstance(classes, ClassesSpec):
         classes = classes.classes
-    cols = job_columns(jobs)
+    cols = dict(jobs) if isinstance(jobs, Mapping) else job_columns(jobs)
     return flatten_class_metrics(class_metrics(cols, classes=classes, tau=tau, warmup=warmup))

@@ -7,10 +7,11 @@ import logging
 import os
 import sys
 import time
+import traceback
 from typing import Any, Sequence, TextIO
 
 from . import __version__
-from .errors import CloudSimError
+from .errors import CloudSimError, PolicyFailure
 
 log = logging.getLogger("cloudsim_py")
 
@@ -66,7 +67,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario, args.set or ())
     listeners = [Progress()] if not args.quiet and sys.stderr.isatty() else []
     out = args.out if args.out is not None else scenario.output.dir
-    runs = run_scenario(scenario, out, listeners)
+    runs = run_scenario(scenario, out, listeners, force=args.force)
     report = runs[0][1].report
     if report is not None and not args.quiet:
         for line in report.lines():
@@ -74,10 +75,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     hosts = len(runs[0][1].datacenter.hosts)
     if len(runs) == 1:
         policy, result = runs[0]
-        print(format_summary(result.summary, f"{scenario.name}: policy {policy}, {hosts} hosts, "
+        print(format_summary(result.summary, f"{scenario.name}: policy {result.label or policy}, {hosts} hosts, "
                                              f"{scenario.datacenter.tiers} tier(s), seed {scenario.seed}"))
     else:
-        print(comparison_table(scenario.name, hosts, [(p, r.summary) for p, r in runs]))
+        print(comparison_table(scenario.name, hosts, [(r.label or p, r.summary) for p, r in runs]))
     if out is not None:
         print(f"results written to {out}", file=sys.stderr)
     return 0
@@ -147,6 +148,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", metavar="KEY.PATH=VALUE",
                    help="override a scenario value, e.g. --set broker.policy=easy (repeatable)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or cleaning report")
+    p.add_argument("--force", action="store_true",
+                   help="write into a non-empty output folder, replacing a previous run's files")
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("validate", help="check a scenario (and load its workload) without running")
@@ -175,13 +178,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     try:
-        return args.func(args)
+        code = args.func(args)
+        sys.stdout.flush()   # a closed pipe shows here, inside the handler, not at exit
+        return code
+    except PolicyFailure as exc:
+        print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+        cause = exc.__cause__
+        if cause is not None:
+            print("traceback into the policy (most recent call last):", file=sys.stderr)
+            print("".join(traceback.format_exception(cause)).rstrip(), file=sys.stderr)
+        return 2
     except CloudSimError as exc:
         print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (`cloudsim-py run ... | head -1`): say so once, and keep the
+        # interpreter from complaining again when it flushes stdout at exit
+        _silence_stdout()
+        print("cloudsim-py: error: output pipe closed before the results were printed", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"cloudsim-py: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # pragma: no cover
         print("cloudsim-py: interrupted", file=sys.stderr)
         return 130
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

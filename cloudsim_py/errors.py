@@ -43,6 +43,35 @@ class PolicyError(CloudSimError):
     """A broker is unknown, misconfigured or asks for what the datacenter cannot give."""
 
 
+class PolicyFailure(PolicyError):
+    """A policy's own code raised while the simulation called it (``schedule``, ``on_timer``):
+    the message names the policy, the time and the head of its queue; ``__cause__`` is the
+    original exception, whose traceback goes into the policy. ``policy``, ``time`` and ``queue``
+    (a few ``Job`` objects) are kept as attributes."""
+
+    def __init__(self, message: str, policy: str = "", time: float = 0.0, queue: tuple = ()) -> None:
+        super().__init__(message)
+        self.policy = policy
+        self.time = time
+        self.queue = queue
+
+
+class StuckJobsError(PolicyError):
+    """A run ran out of events with jobs neither finished nor rejected (a policy that never starts
+    them, or leaves them suspended). ``jobs`` are those jobs; ``result`` is the run's
+    :class:`~cloudsim_py.runner.RunResult` (its records and summary as far as the run went)."""
+
+    def __init__(self, message: str, jobs: tuple = (), result: object = None) -> None:
+        super().__init__(message)
+        self.jobs = jobs
+        self.result = result
+
+
+class OutputError(CloudSimError):
+    """Results cannot be written where asked (a non-empty output folder without ``--force``, a
+    folder that cannot be created or written)."""
+
+
 class PolicySpecError(SpecError, PolicyError):
     """A broker's options are invalid (unknown policy, unknown or refused parameter)."""
 

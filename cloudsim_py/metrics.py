@@ -7,7 +7,8 @@ max(tau, runtime)) with tau = 10 s (Feitelson et al. 1997). Imports nothing from
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from operator import attrgetter
+from typing import Callable, Iterable
 
 import attrs
 import numpy as np
@@ -23,8 +24,6 @@ SUMMARY_KEYS = (
     "lost_work", "makespan", "events", "wall_seconds",
 )
 
-_INT_FIELDS = ("id", "procs", "kills", "suspensions", "migrations", "swaps", "tier")
-
 
 @attrs.define(slots=True, frozen=True)
 class MetricsSpec:
@@ -35,46 +34,100 @@ class MetricsSpec:
     warmup: float = attrs.field(default=0.0, validator=number(0.0, 1.0, high_open=True))
 
 
+#: what the records keep of a finished job, in :class:`JobLog`'s typed columns:
+#: ``(column, dtype, attribute of the Job)``
+RAW_FIELDS = (
+    ("id", np.int64, "id"), ("submit", np.float64, "submit_time"), ("start", np.float64, "first_start"),
+    ("finish", np.float64, "finish_time"), ("procs", np.int64, "procs"),
+    ("runtime", np.float64, "work"), ("estimate", np.float64, "runtime_estimate"),
+    ("kills", np.int64, "kills"), ("suspensions", np.int64, "suspensions"),
+    ("migrations", np.int64, "migrations"), ("swaps", np.int64, "swaps"), ("tier", np.int64, "tier"),
+    ("lost_work", np.float64, "lost_work"), ("row", np.int64, "desc.row"),
+)
+_GETTERS = tuple((name, dtype, attrgetter(attr)) for name, dtype, attr in RAW_FIELDS)
+
+
+def arrival_order(raw: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The permutation sorting raw columns by (submit, id), or ``None`` if they are sorted."""
+    if raw["id"].shape[0] < 2:
+        return None
+    order = np.lexsort((raw["id"], raw["submit"]))
+    if np.all(order[1:] > order[:-1]):
+        return None
+    return order
+
+
+def sort_by_arrival(raw: dict[str, np.ndarray],
+                    replaced: Callable[[str, np.ndarray], None] | None = None) -> None:
+    """Sort raw columns by (submit, id) in place of the dict, one column at a time; each sorted
+    column is handed to ``replaced(name, column)`` before the next is sorted (so that an owner
+    of the unsorted arrays lets each go in turn: one extra column at a time, not a copy of all)."""
+    order = arrival_order(raw)
+    if order is None:
+        return
+    for name in list(raw):
+        column = raw[name][order]
+        raw[name] = column
+        if replaced is not None:
+            replaced(name, column)
+
+
+def derived(cols: dict[str, np.ndarray], tau: float) -> dict[str, np.ndarray]:
+    """Add ``response``, ``wait`` and ``bsld`` to raw columns (elementwise, so a chunk gives the
+    same numbers as the whole run; ``bsld`` is computed in its own array, without temporaries)."""
+    cols["response"] = cols["finish"] - cols["submit"]
+    cols["wait"] = cols["response"] - cols["runtime"]
+    bsld = np.maximum(cols["runtime"], tau)
+    np.divide(cols["response"], bsld, out=bsld)
+    np.maximum(bsld, 1.0, out=bsld)
+    cols["bsld"] = bsld
+    return cols
+
+
 class JobRecords:
     """What happened to every finished job, as numpy columns sorted by (submit, id).
 
     Columns: ``id submit start finish procs runtime estimate wait response bsld kills
     suspensions migrations swaps tier lost_work`` (seconds; ``start`` is the first start,
     ``runtime`` the true runtime on dedicated processors, ``tier`` the tier of the last run).
+    ``source_rows``: each job's row in its workload table (-1 if none), in the same order.
     """
 
     FIELDS = ("id", "submit", "start", "finish", "procs", "runtime", "estimate", "wait",
               "response", "bsld", "kills", "suspensions", "migrations", "swaps", "tier",
               "lost_work")
 
-    __slots__ = ("columns", "tau")
+    __slots__ = ("columns", "tau", "source_rows")
 
-    def __init__(self, columns: dict[str, np.ndarray], tau: float = 10.0) -> None:
+    def __init__(self, columns: dict[str, np.ndarray], tau: float = 10.0,
+                 source_rows: np.ndarray | None = None) -> None:
         self.columns = columns
         self.tau = tau
+        self.source_rows = source_rows
 
     @classmethod
     def from_jobs(cls, jobs: Iterable[Job], tau: float = 10.0) -> "JobRecords":
-        # runtime: the true work of the run at the size it ran on (a moldable job may have been
-        # started at another size than its description asked for); a rigid job's own runtime
-        rows = [(j.id, j.submit_time, j.first_start, j.finish_time, j.procs, j.work,
-                 j.runtime_estimate, j.kills, j.suspensions, j.migrations, j.swaps,
-                 j.tier, j.lost_work) for j in jobs]
-        names = ("id", "submit", "start", "finish", "procs", "runtime", "estimate", "kills",
-                 "suspensions", "migrations", "swaps", "tier", "lost_work")
-        if rows:
-            arr = list(zip(*rows))
-        else:
-            arr = [()] * len(names)
-        cols: dict[str, np.ndarray] = {
-            n: np.asarray(a, dtype=np.int64 if n in _INT_FIELDS else np.float64)
-            for n, a in zip(names, arr)}
-        order = np.lexsort((cols["id"], cols["submit"]))
-        cols = {n: c[order] for n, c in cols.items()}
-        cols["response"] = cols["finish"] - cols["submit"]
-        cols["wait"] = cols["response"] - cols["runtime"]
-        cols["bsld"] = np.maximum(1.0, cols["response"] / np.maximum(tau, cols["runtime"]))
-        return cls({n: cols[n] for n in cls.FIELDS}, tau)
+        """Records of finished :class:`Job` objects."""
+        jobs = list(jobs)
+        raw = {name: np.fromiter(map(get, jobs), dtype=dtype, count=len(jobs))
+               for name, dtype, get in _GETTERS}
+        return cls.from_raw(raw, tau)
+
+    @classmethod
+    def from_raw(cls, raw: dict[str, np.ndarray], tau: float = 10.0) -> "JobRecords":
+        """Records from raw columns (:data:`RAW_FIELDS`, in any order of rows). The columns are
+        sorted one at a time, and ``raw`` is updated with the sorted arrays (so that a caller
+        keeping it holds one copy, not two)."""
+        sort_by_arrival(raw)
+        return cls.from_sorted(raw, tau)
+
+    @classmethod
+    def from_sorted(cls, raw: dict[str, np.ndarray], tau: float = 10.0) -> "JobRecords":
+        """Records from raw columns already sorted by (submit, id) (not checked)."""
+        cols = dict(raw)
+        rows = cols.pop("row", None)
+        derived(cols, tau)
+        return cls({n: cols[n] for n in cls.FIELDS}, tau, rows)
 
     def __len__(self) -> int:
         return int(self.columns["id"].shape[0])
@@ -90,37 +143,131 @@ class JobRecords:
         return {int(self.columns["id"][i]): self.row(i) for i in range(len(self))}
 
     def to_csv(self) -> str:
-        """``jobs.csv`` text; floats in ``repr`` form so equal runs give byte-identical files."""
-        cols = [self.columns[n].tolist() for n in self.FIELDS]
-        lines = [",".join(self.FIELDS)]
-        for values in zip(*cols):
-            lines.append(",".join(map(repr, values)))
-        return "\n".join(lines) + "\n"
+        """The finished jobs' rows of ``jobs.csv`` (sorted by submit and id) as one text, with
+        the ``state`` and ``reason`` columns; floats in ``repr`` form so equal runs give
+        byte-identical files. Runs write ``jobs.csv`` as they go
+        (:class:`~cloudsim_py.outputs.JobsCsv`); this is for small runs and tests."""
+        return csv_header() + "".join(finished_lines(self.columns))
+
+
+#: the columns ``jobs.csv`` adds after :attr:`JobRecords.FIELDS`
+STATE_FIELDS = ("state", "reason")
+
+
+def csv_header() -> str:
+    return ",".join(JobRecords.FIELDS + STATE_FIELDS) + "\n"
+
+
+def finished_lines(columns: dict[str, np.ndarray]) -> list[str]:
+    """``jobs.csv`` lines of finished jobs (columns with the derived ones)."""
+    cols = [columns[n].tolist() for n in JobRecords.FIELDS]
+    return [",".join(map(repr, values)) + ",finished,\n" for values in zip(*cols)]
 
 
 class JobLog(DatacenterListener):
-    """The records' listener: keeps the jobs that finished and those rejected (with the
-    reason), from any number of datacenters it is subscribed to."""
+    """The records' listener, from any number of datacenters it is subscribed to.
 
-    def __init__(self) -> None:
-        self.finished: list[Job] = []
+    A finished job's outcome goes into typed columns (:data:`RAW_FIELDS`, a chunk of
+    ``chunk`` jobs at a time, in arrays grown by doubling) and the job object is let go, so a
+    run keeps about 112 bytes per finished job; each chunk is also handed to the ``sinks`` (``sink(columns)``: the streamed
+    ``jobs.csv``). Rejected jobs are kept with their reasons (``rejected``, ``reasons``); the
+    jobs in flight (submitted, neither finished nor rejected) in ``inflight``.
+    """
+
+    def __init__(self, chunk: int = 4096) -> None:
+        self.chunk = chunk
         self.rejected: list[Job] = []
         self.reasons: dict[int, str] = {}
-        # the finish hook is the list's own append (C): no Python call per finished job
-        setattr(self, "on_finish", self.finished.append)
+        #: submitted and accepted, neither finished nor rejected yet
+        self.inflight: set[Job] = set()
+        self.sinks: list[Callable[[dict[str, np.ndarray]], None]] = []
+        self.finished_count = 0
+        self._buffer: list[Job] = []
+        # one array per column, ``finished_count`` rows used, its capacity doubled when full
+        # (by a copy, a column at a time: arrays handed out stay valid; capacity not yet
+        # written is not resident)
+        self._cols: dict[str, np.ndarray] = {name: np.empty(chunk, dtype) for name, dtype, _ in RAW_FIELDS}
+        self._cpu_work = 0.0
+        # the submit hook is the set's own add (C): no Python call per arrival
+        setattr(self, "on_submit", self.inflight.add)
+
+    def on_finish(self, job: Job) -> None:
+        self.inflight.discard(job)
+        buf = self._buffer
+        buf.append(job)
+        if len(buf) >= self.chunk:
+            self.flush()
 
     def on_reject(self, job: Job, reason: str) -> None:
+        self.inflight.discard(job)
         self.rejected.append(job)
         self.reasons[job.id] = reason
+
+    def flush(self) -> None:
+        """Move the buffered finished jobs into the columns (and to the sinks)."""
+        buf = self._buffer
+        if not buf:
+            return
+        n = len(buf)
+        cols = {name: np.fromiter(map(get, buf), dtype=dtype, count=n) for name, dtype, get in _GETTERS}
+        work = 0.0
+        for j in buf:
+            usage = j.desc.usage(j.procs)
+            work += j.work * sum(usage) if usage is not None else j.work * j.procs
+        self._cpu_work += work
+        buf.clear()
+        lo = self.finished_count
+        hi = lo + n
+        store = self._cols
+        if hi > store["id"].shape[0]:
+            self._grow(max(hi, 2 * store["id"].shape[0]))
+        for name, column in store.items():
+            column[lo:hi] = cols[name]
+        self.finished_count = hi
+        for sink in self.sinks:
+            sink(cols)
+
+    def _grow(self, capacity: int) -> None:
+        """Room for ``capacity`` finished jobs in every column, one column at a time. (Keeping
+        a list of chunks and merging them at the end, as before, doubled the memory at the
+        peak: the chunks of the 14 columns lie interleaved in the C heap, so the memory of
+        those already merged could not be given back while the others were merged.)"""
+        n = self.finished_count
+        cols = self._cols
+        for name in list(cols):
+            bigger = np.empty(capacity, cols[name].dtype)
+            bigger[:n] = cols[name][:n]
+            cols[name] = bigger      # the old column goes now, before the next is copied
+
+    def columns(self) -> dict[str, np.ndarray]:
+        """The finished jobs' raw columns so far (one array per column, shared with the log:
+        do not write into them). Rows are in finish order until :meth:`records` sorts them by
+        arrival; jobs finished later follow."""
+        self.flush()
+        n = self.finished_count
+        return {name: column[:n] for name, column in self._cols.items()}
+
+    def records(self, tau: float = 10.0) -> JobRecords:
+        """The finished jobs' :class:`JobRecords`. The log keeps the sorted columns instead of
+        its own, column by column as they are sorted (the records share them: one copy of each
+        column, not two, and one extra column at a time while sorting)."""
+        raw = self.columns()
+
+        def replaced(name: str, column: np.ndarray) -> None:
+            self._cols[name] = column
+
+        sort_by_arrival(raw, replaced)
+        return JobRecords.from_sorted(raw, tau)
+
+    def unfinished(self) -> list[Job]:
+        """The jobs in flight, in arrival order."""
+        return sorted(self.inflight, key=attrgetter("order"))
 
     def cpu_work(self) -> float:
         """CPU-seconds of the finished work: each job's work times the CPU usage of each of its
         processes (100 % where usage is not modelled)."""
-        total = 0.0
-        for j in self.finished:
-            usage = j.desc.usage(j.procs)
-            total += j.work * sum(usage) if usage is not None else j.work * j.procs
-        return total
+        self.flush()
+        return self._cpu_work
 
 
 def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,

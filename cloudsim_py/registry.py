@@ -1,12 +1,18 @@
-"""One way to name a pluggable thing: decorator for built-ins, entry points, ``module:Class``.
+"""One way to name a pluggable thing: decorator for built-ins, entry points, and (for the
+registries that allow it: policies) ``module:Class``; plus the explicit import of plugins.
 
 Brokers, workload models and interference presets all resolve through a :class:`Registry`.
-Imports nothing from the package but :mod:`cloudsim_py.errors`.
+Nothing is ever imported from the current folder implicitly: imports here leave out the
+working directory that ``python -m`` / ``python -c`` put on ``sys.path`` (a folder named in
+``PYTHONPATH`` stays). Imports nothing from the package but :mod:`cloudsim_py.errors`.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import os
+import sys
 from typing import Any, Callable, Generic, Iterator, TypeVar
 
 from .errors import PolicyError
@@ -15,7 +21,8 @@ T = TypeVar("T")
 
 
 class Registry(Generic[T]):
-    """Names -> objects. ``get`` accepts a registered name, an entry-point name or ``module:attr``.
+    """Names -> objects. ``get`` accepts a registered name, an entry-point name, and, when the
+    registry is made with ``imports=True`` (policies only), ``module:attr``.
 
     >>> r = Registry("shapes", entry_point_group=None)
     >>> @r.register("square")
@@ -24,8 +31,10 @@ class Registry(Generic[T]):
     True
     """
 
-    def __init__(self, kind: str, entry_point_group: str | None, error: type[Exception] = PolicyError):
+    def __init__(self, kind: str, entry_point_group: str | None, error: type[Exception] = PolicyError,
+                 imports: bool = False):
         self.kind = kind
+        self.imports = imports
         self.entry_point_group = entry_point_group
         self.error = error
         self._items: dict[str, T] = {}
@@ -42,6 +51,11 @@ class Registry(Generic[T]):
             return obj
 
         return deco
+
+    def unregister(self, name: str) -> None:
+        """Forget ``name`` (a test's or a reloaded plugin's registration); unknown names are
+        ignored."""
+        self._items.pop(name.lower(), None)
 
     def _load_entry_points(self) -> None:
         if self._entry_points_loaded or self.entry_point_group is None:
@@ -73,6 +87,10 @@ class Registry(Generic[T]):
         if not isinstance(name, str) or not name:
             raise self.error(f"{self.kind} name must be a non-empty string, got {name!r}")
         if ":" in name:
+            if not self.imports:
+                raise self.error(f"unknown {self.kind} {name!r}: 'module:attr' names are accepted for "
+                                 f"policies only (register a {self.kind} in a plugin instead); "
+                                 f"known: {', '.join(self.names())}")
             return _import_object(name, self.kind, self.error)
         key = name.lower()
         if key not in self._items:
@@ -83,10 +101,65 @@ class Registry(Generic[T]):
         return self._items[key]
 
 
+def _implicit_entries() -> set[str]:
+    """``sys.path`` entries that stand for the working directory without the user asking:
+    ``''`` and ``'.'``, and the working directory itself unless ``PYTHONPATH`` names it."""
+    cwd = os.path.realpath(os.getcwd())
+    explicit = {os.path.realpath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p}
+    out = {"", "."}
+    if cwd not in explicit:
+        out |= {p for p in sys.path if p and os.path.realpath(p) == cwd}
+    return out
+
+
+def import_module(name: str) -> Any:
+    """``importlib.import_module`` without the implicit working-directory entries of
+    ``sys.path`` (a module already imported is returned as it is)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    saved = list(sys.path)
+    drop = _implicit_entries()
+    sys.path[:] = [p for p in saved if p not in drop]
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path[:] = saved
+
+
+def load_plugin(entry: str, base_dir: str = ".") -> str:
+    """Import a plugin: a module name (installed, or on ``PYTHONPATH``) or a ``.py`` file
+    (relative to ``base_dir``); returns the module's name (a file ``x/mine.py`` is module
+    ``mine``). Raises :class:`ImportError`/``OSError`` as the import does."""
+    if entry.endswith(".py") or "/" in entry or os.sep in entry:
+        path = os.path.normpath(os.path.join(base_dir, os.path.expanduser(entry)))
+        if not os.path.isfile(path):
+            raise ImportError(f"no such file: {path}")
+        name = os.path.splitext(os.path.basename(path))[0]
+        known = sys.modules.get(name)
+        if known is not None:
+            if os.path.realpath(getattr(known, "__file__", "") or "") == os.path.realpath(path):
+                return name
+            raise ImportError(f"{path}: a module named {name!r} is already imported from elsewhere; "
+                              "rename the file")
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path} as a module")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            sys.modules.pop(name, None)
+            raise
+        return name
+    import_module(entry)
+    return entry
+
+
 def _import_object(spec: str, kind: str, error: type[Exception]) -> Any:
     module_name, _, attr = spec.partition(":")
     try:
-        module = importlib.import_module(module_name)
+        module = import_module(module_name)
     except ImportError as exc:
         raise error(f"{kind} {spec!r}: cannot import module {module_name!r} ({exc})") from exc
     obj: Any = module

@@ -12,7 +12,7 @@ import attrs
 from .brokers.base import Broker
 from .brokers.spec import BrokerSpec
 from .engine import Simulation, Source
-from .errors import TraceError
+from .errors import StuckJobsError, TraceError
 from .execution.interference import InterferenceModel
 from .infrastructure.datacenter import Datacenter
 from .infrastructure.phases import ARRIVAL
@@ -85,6 +85,9 @@ class RunResult:
     world: World
     report: CleaningReport | None = None
     table: WorkloadTable | None = None
+    #: how results name the run's broker (a scenario's ``broker.label``, default the policy and
+    #: its parameters)
+    label: str | None = None
 
     @property
     def datacenter(self) -> Datacenter:
@@ -100,7 +103,29 @@ class RunResult:
 
     @property
     def rejected(self) -> list[Job]:
+        """The rejected jobs (their reasons: ``world.log.reasons``)."""
         return self.world.log.rejected
+
+    @property
+    def unfinished(self) -> list[Job]:
+        """Jobs neither finished nor rejected when the run stopped, in arrival order."""
+        return self.world.log.unfinished()
+
+
+def check_finished(result: RunResult, policy: str | None = None, shown: int = 5) -> None:
+    """A run that ran out of events must have finished or rejected every job: otherwise raise
+    :class:`~cloudsim_py.errors.StuckJobsError` naming the first ``shown`` stuck jobs (the
+    result rides along as ``error.result``)."""
+    stuck = result.unfinished
+    if not stuck:
+        return
+    policy = policy if policy is not None else ", ".join(b.name for b in result.world.brokers)
+    listed = "; ".join(f"job {j.id} ({j.state.label}, {j.procs} procs, submitted {j.submit_time:g})"
+                       for j in stuck[:shown])
+    more = f"; and {len(stuck) - shown} more" if len(stuck) > shown else ""
+    raise StuckJobsError(f"policy {policy!r}: the simulation ran out of events at t={result.sim.now:g} "
+                         f"with {len(stuck)} jobs unfinished (never started, or suspended and never "
+                         f"resumed): {listed}{more}", tuple(stuck), result)
 
 
 def _broker(broker: BrokerSpec | Broker | str) -> Broker:
@@ -145,10 +170,10 @@ def results(world: World, *, tau: float = 10.0, warmup: float = 0.0,
     """Records of the jobs finished so far and the summary of the run so far, over every
     datacenter of the world."""
     log = world.log
-    records = JobRecords.from_jobs(log.finished, tau)
+    records = log.records(tau)
     dcs = world.datacenters
     submitted = sum(dc.submitted for dc in dcs)
-    unfinished = submitted - len(log.finished) - len(log.rejected)
+    unfinished = submitted - log.finished_count - len(log.rejected)
     summary = summarize(records, hosts=sum(len(dc.hosts) for dc in dcs), submitted=submitted,
                         rejected=len(log.rejected), unfinished=unfinished, cpu_work=log.cpu_work(),
                         events=world.sim.events_processed, wall_seconds=wall_seconds,
@@ -172,7 +197,11 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
 
     The keywords are those of :class:`~cloudsim_py.infrastructure.spec.DatacenterSpec` and
     :class:`~cloudsim_py.brokers.spec.BrokerSpec` (which check them), plus the workload's CPU
-    models, the metrics' ``tau`` and ``warmup``, and ``listeners`` for the datacenter."""
+    models, the metrics' ``tau`` and ``warmup``, and ``listeners`` for the datacenter.
+
+    A run without ``until`` that ends with jobs neither finished nor rejected (a policy that
+    never starts them) raises :class:`~cloudsim_py.errors.StuckJobsError`, naming them and
+    carrying the result; with ``until`` the jobs still in flight are ``result.unfinished``."""
     t0 = time.perf_counter()
     spec = DatacenterSpec(hosts=hosts, tiers=tiers, interference=interference,
                           migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s,
@@ -183,5 +212,8 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
     world.run(until)
     summary, records = results(world, tau=tau, warmup=warmup, wall_seconds=time.perf_counter() - t0)
     table = workload if isinstance(workload, WorkloadTable) else None
-    return RunResult(summary, records, world, report=table.report if table is not None else None,
-                     table=table)
+    result = RunResult(summary, records, world, report=table.report if table is not None else None,
+                       table=table, label=broker.name)
+    if until is None:
+        check_finished(result)
+    return result

@@ -41,3 +41,53 @@ def test_every_summary_key_of_the_architecture_is_present():
                 "avg_response", "avg_bsld", "max_bsld", "utilization", "kills", "migrations",
                 "preemptions", "makespan", "events", "wall_seconds"):
         assert key in r.summary
+
+
+def test_the_records_of_a_long_run_hold_one_copy_of_each_column():
+    # 10,000 one-process jobs on 10,000 hosts, all at t=0, runtimes decreasing with the id:
+    # they finish in the reverse of their arrival order, so the log must sort every column.
+    # The log's 14 raw columns take 14 x 8 = 112 bytes a job; making the records adds the 3
+    # derived columns (24 bytes) and, while sorting, the permutation and one column at a time
+    # (8 + 8, freed before the derived ones are made): about 24 at the peak. Sorting all 14
+    # before letting the unsorted ones go (as before) peaked at 112 + 8 = 120
+    import tracemalloc
+
+    from cloudsim_py import Job
+    from cloudsim_py.infrastructure.spec import DatacenterSpec
+    from cloudsim_py.runner import build
+
+    n = 10_000
+    tracemalloc.start()          # from the start: the log's columns are traced too
+    try:
+        world = build([Job(i, 0.0, 1, runtime=float(n + 1 - i)) for i in range(1, n + 1)],
+                      datacenter=DatacenterSpec(hosts=n), broker="fcfs")
+        world.run()
+        world.log.columns()      # the chunks merged: what a run holds at its end
+        tracemalloc.reset_peak()
+        base, _ = tracemalloc.get_traced_memory()
+        records = world.log.records()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert records["id"][0] == 1 and records["finish"][0] == float(n)
+    assert (peak - base) / n < 80, f"{(peak - base) / n:.0f} bytes a job while making the records"
+
+
+def test_records_taken_mid_run_stay_valid_while_the_log_grows(monkeypatch):
+    # chunks of 2 jobs and room for 2 at first: the log's columns are grown (copied) twice
+    # after the first records are taken at t=15; those keep their 3 rows and values
+    from cloudsim_py import Job
+    from cloudsim_py.infrastructure.spec import DatacenterSpec
+    from cloudsim_py.metrics import JobLog
+    from cloudsim_py.runner import build
+
+    monkeypatch.setattr(JobLog.__init__, "__defaults__", (2,))
+    # one host, FCFS: job i runs from 10(i-1) to 10i
+    world = build([Job(i, 0.0, 1, runtime=10.0) for i in range(1, 9)], datacenter=DatacenterSpec(hosts=1))
+    world.run(until=35.0)
+    early = world.log.records()
+    world.run()
+    final = world.log.records()
+    assert early["id"].tolist() == [1, 2, 3] and early["finish"].tolist() == [10.0, 20.0, 30.0]
+    assert final["id"].tolist() == list(range(1, 9))
+    assert final["finish"].tolist() == [10.0 * i for i in range(1, 9)]

@@ -33,9 +33,11 @@ def user_module(tmp_path, monkeypatch):
 
 
 def test_a_user_class_is_named_in_yaml_as_module_colon_class(tmp_path, user_module):
+    # issue 11: the module must be listed under plugins (tests/scenario/test_plugins.py)
     path = tmp_path / "s.yaml"
     path.write_text(textwrap.dedent("""\
         name: mine
+        plugins: [my_policies]
         datacenter: {hosts: 4}
         workload: {jobs: [{submit: 0, procs: 3, runtime: 5}, {submit: 0, procs: 1, runtime: 5}]}
         broker: {policy: "my_policies:Greedy", params: {reverse: true}}
@@ -62,3 +64,14 @@ def test_brokers_from_other_packages_come_through_the_entry_point_group(monkeypa
     assert simulate(jobs, hosts=2, policy="greedy-ep").summary["jobs_finished"] == 1
     assert "greedy-ep" in broker_registry.names()
     broker_registry._items.pop("greedy-ep", None)
+
+
+def test_an_unregistered_name_is_unknown_again():
+    from cloudsim_py.registry import Registry
+
+    r = Registry("shape", entry_point_group=None)
+    r.register("square")(object)
+    r.unregister("SQUARE")          # names are case-insensitive
+    r.unregister("circle")          # unknown: ignored
+    with pytest.raises(PolicyError, match="unknown shape 'square'; known: $"):
+        r.get("square")

@@ -92,7 +92,8 @@ class Broker(DatacenterListener, ABC):
         return f"<{type(self).__name__} {self.name!r}>"
 
 
-broker_registry: Registry[type[Broker]] = Registry("policy", entry_point_group="cloudsim_py.brokers")
+broker_registry: Registry[type[Broker]] = Registry("policy", entry_point_group="cloudsim_py.brokers",
+                                                      imports=True)
 
 B = TypeVar("B", bound=type[Broker])
 

@@ -25,7 +25,7 @@ class RunOutcome:
     """What a worker sends back: one summary per broker, or the error."""
 
     run_id: str
-    rows: list                      #: [{"policy": ..., **summary}, ...]
+    rows: list                      #: [{"policy": label, **summary}, ...]
     error: str | None = None
     seconds: float = 0.0
     warnings: list = attrs.field(factory=list)
@@ -67,9 +67,11 @@ def execute(spec: RunSpec) -> RunOutcome:
     t0 = time.perf_counter()
     try:
         scenario = load_scenario(spec.scenario)
-        runs = run_scenario(scenario, spec.out_dir)
-        rows = [{"policy": policy, "hosts": _hosts(result), **{k: _plain(v) for k, v in result.summary.items()}}
-                for policy, result in runs]
+        # a resumed sweep reruns a failed run into its folder: replace what it left there
+        runs = run_scenario(scenario, spec.out_dir, force=True)
+        # results follow the label (the policy and its parameters unless the scenario names it)
+        rows = [{"policy": result.label or policy, "hosts": _hosts(result),
+                 **{k: _plain(v) for k, v in result.summary.items()}} for policy, result in runs]
         if spec.out_dir is not None:
             with open(os.path.join(spec.out_dir, "run.json"), "w", encoding="utf-8") as fh:
                 json.dump({"run_id": spec.run_id, "params": spec.params, "scenario": spec.scenario},

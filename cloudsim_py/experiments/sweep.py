@@ -66,7 +66,7 @@ class RunSpec:
     index: int                      #: position in the sweep's expansion order
     params: dict                    #: axis key -> value as written in the sweep (tags included)
     scenario: dict                  #: the mapping to run: axes applied, paths resolved, no output.dir
-    policies: tuple[str, ...] = ()  #: the scenario's brokers, in order (one results row each)
+    policies: tuple[str, ...] = ()  #: the scenario's brokers' labels, in order (one results row each)
     out_dir: str | None = None      #: run folder for summary.json / jobs.csv, if any
 
 
@@ -164,7 +164,7 @@ class Sweep:
             scenario = load_scenario(copy.deepcopy(mapping))
         except ScenarioError as exc:
             raise ScenarioError(self._locate(str(exc), point)) from None
-        return tuple(b.policy for b in scenario.brokers)
+        return scenario.labels
 
     def _locate(self, message: str, point: Mapping[str, Any]) -> str:
         """Turn a ``<mapping>: key.path: message`` error into one naming the sweep file and

@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Sequence
 
 from ..engine import Event, Message, Simulation
-from ..errors import CapacityError, PolicyError
+from ..errors import CapacityError, PolicyError, PolicyFailure
 from ..execution.progress import progress_model
 from ..workload.job import Job, JobState
 from .capacity import CapacityIndex
@@ -27,6 +27,25 @@ QUEUED = JobState.QUEUED
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
 _TRUSTED = (JobDispatch, FirstIdle)
+
+
+def policy_failure(broker: Any, where: str, now: float, exc: Exception, shown: int = 5) -> PolicyFailure:
+    """The error for an exception raised while ``broker``'s code ran (raise it ``from exc``):
+    the policy, the time, the exception and the first ``shown`` jobs of its queue."""
+    name = getattr(broker, "name", "") or type(broker).__name__
+    head: tuple = ()
+    size = "?"
+    try:
+        queue = broker.queue
+        size = str(len(queue))
+        head = tuple(islice(iter(queue), shown))
+    except Exception:  # noqa: BLE001 - a broken queue must not hide the original error
+        pass
+    listed = ", ".join(f"job {j.id} ({j.procs} procs, estimate {j.runtime_estimate:g}, submitted "
+                       f"{j.submit_time:g})" for j in head)
+    more = ", ..." if size.isdigit() and int(size) > len(head) else ""
+    return PolicyFailure(f"policy {name!r} failed in {where} at t={now:g}: {type(exc).__name__}: {exc}\n"
+                         f"  queue ({size} jobs): {listed or '(empty)'}{more}", name, now, head)
 
 
 class Datacenter:
@@ -636,7 +655,10 @@ class Datacenter:
 
     def _timer_fired(self, token: Any) -> None:
         self._dirty = True
-        self.broker.on_timer(token)
+        try:
+            self.broker.on_timer(token)
+        except Exception as exc:
+            raise policy_failure(self.broker, "on_timer()", self.sim.now, exc) from exc
 
     def _slice_ended(self, _: Any) -> None:
         """Slice fidelity: redraw every busy slot's factors, then re-rate every running job."""
@@ -661,7 +683,10 @@ class Datacenter:
         if self._dirty:
             self._dirty = False
             if self.broker is not None:
-                self.broker.schedule(now)
+                try:
+                    self.broker.schedule(now)
+                except Exception as exc:
+                    raise policy_failure(self.broker, "schedule()", now, exc) from exc
         if self.check:
             self._check()
 

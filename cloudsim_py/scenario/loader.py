@@ -245,6 +245,7 @@ def load_scenario(source: str | os.PathLike | Mapping, overrides: Iterable[str] 
         base = os.path.dirname(os.path.abspath(name))
     if not isinstance(data, dict):
         raise ScenarioError(f"{name}:1: the scenario must be a mapping of keys "
-                            "(name, seed, datacenter, workload, broker, metrics, output)")
+                            "(name, seed, plugins, datacenter, workload, broker, metrics, output)")
+    overrides = tuple(overrides)
     data = apply_overrides(data, overrides, lines)
-    return build_scenario(data, source=name, lines=lines, base_dir=base, env=env)
+    return build_scenario(data, source=name, lines=lines, base_dir=base, env=env, overrides=overrides)

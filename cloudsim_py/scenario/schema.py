@@ -50,6 +50,15 @@ class Scenario:
     moldable: MoldableSpec | None = None
     #: ``metrics.classes``: per-runtime-class metrics (S, M, L, all) in the summary
     classes: ClassesSpec | None = None
+    #: modules (or ``.py`` files) imported before the brokers are made: the only user code a
+    #: scenario may run (their policies by registered name, or ``module:Class`` of one of them)
+    plugins: tuple[str, ...] = ()
+    overrides: tuple[str, ...] = ()     #: the ``--set`` overrides applied, in order
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        """How results name each broker (unique: checked when the scenario is built)."""
+        return tuple(b.name for b in self.brokers)
 
 
 class _Ctx:
@@ -157,23 +166,70 @@ def _broker_params(ctx: _Ctx, raw: Mapping[str, Any], path: str) -> None:
     ctx.spec(spec_cls, params, f"{path}.params")
 
 
-def _broker(ctx: _Ctx, value: Any, path: str) -> BrokerSpec:
+def _broker(ctx: _Ctx, value: Any, path: str, modules: dict[str, str]) -> BrokerSpec:
     if isinstance(value, str):
         value = {"policy": value}
     raw = _keys(ctx, value, path, _fields(BrokerSpec))
-    _broker_params(ctx, raw, path)
+    policy = raw.get("policy")
+    if isinstance(policy, str) and ":" in policy:
+        module = policy.partition(":")[0]
+        if module not in modules:
+            raise ctx.error(f"{path}.policy", f"{policy!r} names user code: list its module under "
+                                              f"plugins (plugins: [{module}]) to import it")
+    _broker_params(ctx, raw, path)      # after the plugin check: looking a policy up may import
     return ctx.spec(BrokerSpec, raw, path)
 
 
-TOP_KEYS = ("name", "seed", "datacenter", "workload", "broker", "metrics", "output")
+def _plugins(ctx: _Ctx, value: Any, base_dir: str) -> tuple[tuple[str, ...], dict[str, str]]:
+    """Import the listed plugins (module names or ``.py`` files, in order); returns them and a
+    map module name -> entry."""
+    from ..registry import load_plugin
+
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ctx.error("plugins", f"expected a list of module names or .py files, got {kind(value)}")
+    modules: dict[str, str] = {}
+    for i, entry in enumerate(value):
+        try:
+            modules[load_plugin(entry, base_dir)] = entry
+        except Exception as exc:  # noqa: BLE001 - any failure of user code is the plugin's
+            raise ctx.error(f"plugins.{i}", f"cannot import plugin {entry!r}: "
+                                            f"{type(exc).__name__}: {exc}") from None
+    return tuple(value), modules
+
+
+def _unique_labels(ctx: _Ctx, brokers: tuple[BrokerSpec, ...]) -> None:
+    """Results are named by label: two brokers with one label (or labels that give one folder
+    name) would overwrite each other."""
+    seen: dict[str, int] = {}
+    for i, b in enumerate(brokers):
+        key = slug(b.name)
+        if key in seen:
+            j = seen[key]
+            other = brokers[j].name
+            same = "the same label" if other == b.name else f"label {other!r}, the same folder name"
+            raise ctx.error(f"broker.{i}" + (".label" if b.label else ""),
+                            f"label {b.name!r}: broker.{j} has {same}; give each entry its own "
+                            "label (broker: [{policy: ..., params: ..., label: ...}])")
+        seen[key] = i
+
+
+def slug(label: str) -> str:
+    """A label as a folder name: letters, digits, ``-`` and ``_``; anything else becomes ``_``."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in label)
+
+
+TOP_KEYS = ("name", "seed", "plugins", "datacenter", "workload", "broker", "metrics", "output")
 
 
 def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, int] | None = None,
-                   base_dir: str = ".", env: Mapping[str, str] | None = None) -> Scenario:
-    """Validate a plain mapping and build a :class:`Scenario` (errors name file, line, key)."""
+                   base_dir: str = ".", env: Mapping[str, str] | None = None,
+                   overrides: tuple[str, ...] = ()) -> Scenario:
+    """Validate a plain mapping and build a :class:`Scenario` (errors name file, line, key).
+    ``plugins`` are imported first (the only user code a scenario imports)."""
     ctx = _Ctx(source, lines or {})
     env = os.environ if env is None else env
     raw = _keys(ctx, data, "", TOP_KEYS)
+    plugins, modules = _plugins(ctx, raw.get("plugins", []), base_dir)
     if "workload" not in raw:
         raise ctx.error("workload", "a scenario needs a workload (trace, model or jobs)")
     name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
@@ -185,10 +241,11 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     if isinstance(broker_raw, list):
         if not broker_raw:
             raise ctx.error("broker", "an empty list of brokers")
-        brokers = tuple(_broker(ctx, b, f"broker.{i}") for i, b in enumerate(broker_raw))
+        brokers = tuple(_broker(ctx, b, f"broker.{i}", modules) for i, b in enumerate(broker_raw))
     else:
-        brokers = (_broker(ctx, broker_raw, "broker"),)
+        brokers = (_broker(ctx, broker_raw, "broker", modules),)
     _check_tiers(ctx, dc, brokers, isinstance(broker_raw, list))
+    _unique_labels(ctx, brokers)
     metrics_raw = _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec) + ("classes",))
     classes = _classes(ctx, metrics_raw.pop("classes", None))
     metrics = ctx.spec(MetricsSpec, metrics_raw, "metrics")
@@ -202,7 +259,8 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     output = ctx.spec(OutputSpec, out_raw, "output")
     return ctx.spec(Scenario, dict(name=name, seed=seed, datacenter=dc, workload=workload,
                                    brokers=brokers, metrics=metrics, output=output, source=source,
-                                   base_dir=base_dir, moldable=moldable, classes=classes), "")
+                                   base_dir=base_dir, moldable=moldable, classes=classes,
+                                   plugins=plugins, overrides=tuple(overrides)), "")
 
 
 def _check_tiers(ctx: _Ctx, dc: DatacenterSpec, brokers: tuple[BrokerSpec, ...], listed: bool) -> None:

@@ -273,9 +273,10 @@ class DowneyEfficiency(EfficiencyModel):
 #: Efficiency models by name (case-insensitive; entry point group
 #: ``cloudsim_py.efficiency_models``; ``module:attr`` for a user's own). An entry is either a
 #: ready model (``wc``, ``e1``, ``e2``, ``e3``) or a class/factory called with the spec's
-#: parameters (``curve``, ``downey``).
+#: parameters (``curve``, ``downey``). ``module:attr`` is for Python callers (docs/moldable.md): no
+#: scenario key reaches this registry; one that does must check the module against ``plugins``.
 efficiency_models: Registry[Any] = Registry("efficiency model", entry_point_group="cloudsim_py.efficiency_models",
-                                            error=ScenarioError)
+                                            error=ScenarioError, imports=True)
 efficiency_models.register("wc")(WC)
 efficiency_models.register("e1")(E1)
 efficiency_models.register("e2")(E2)
@@ -338,3 +339,17 @@ def efficiency_model(spec: Any, where: str = "workload.moldable.efficiency") -> 
     if not isinstance(model, EfficiencyModel):
         raise SpecError(key, f"{name!r} gave {type(model).__name__}, not an EfficiencyModel")
     return model
+
+
+def efficiency_options(model: EfficiencyModel) -> Any:
+    """A model as the plain data :func:`efficiency_model` accepts again (for a run's rerun
+    record): the registered name of a built-in one, else ``{name: curve | downey, ...}``."""
+    for name in ("WC", "E1", "E2", "E3"):
+        if model == efficiency_models.get(name):
+            return name
+    if isinstance(model, PiecewiseLinear):
+        return {"name": "curve", "points": [{"size": p, "efficiency": e} for p, e in model.points],
+                "serial_efficiency": model.serial_efficiency}
+    if isinstance(model, DowneyEfficiency):
+        return {"name": "downey", "sigma": model.sigma, "parallelism": model.parallelism}
+    return model.name

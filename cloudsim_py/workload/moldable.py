@@ -16,7 +16,7 @@ load-adaptive policies reshape at start time.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 import attrs
 
@@ -119,6 +119,13 @@ def is_moldable(desc: Any) -> bool:
 
 
 def _model(value: Any) -> EfficiencyModel:
+    name = value.get("name") if isinstance(value, Mapping) else value
+    if isinstance(name, str) and ":" in name:
+        # a scenario key never imports user code (docs/scenarios.md, Plugins): a plugin
+        # registers its model (efficiency_models.register("mine")) and the scenario names it
+        raise SpecError("efficiency.name" if isinstance(value, Mapping) else "efficiency",
+                        f"{name!r} names user code; register the model from a plugin "
+                        "(plugins: [...]) and give its registered name")
     return efficiency_model(value, where="efficiency")
 
 

@@ -30,6 +30,10 @@ class CleaningReport:
     estimates_raised: int = 0     #: requested time below the runtime, raised to the runtime
     estimates_missing: int = 0    #: no requested time; the runtime used
     extra_fields: int = 0         #: lines with more than 18 fields (first 18 used)
+    too_big: int = 0              #: kept jobs larger than the machine (rejected at arrival)
+    #: ``(reason, rows)``: the skipped records themselves (18 SWF fields each), for the
+    #: ``skipped`` rows of ``jobs.csv``; not part of :meth:`as_dict`
+    dropped: list = attrs.field(factory=list)
 
     @property
     def skipped_total(self) -> int:
@@ -45,6 +49,8 @@ class CleaningReport:
             out.append(f"  {self.estimates_missing} jobs without requested time: estimate = runtime")
         if self.estimates_raised:
             out.append(f"  {self.estimates_raised} requested times below the runtime raised to it")
+        if self.too_big:
+            out.append(f"  {self.too_big} jobs need more processors than the machine: rejected at arrival")
         if self.extra_fields:
             out.append(f"  {self.extra_fields} lines had more than 18 fields (first 18 used)")
         return out
@@ -52,7 +58,7 @@ class CleaningReport:
     def as_dict(self) -> dict:
         return {"source": self.source, "records": self.records, "kept": self.kept,
                 "skipped": dict(self.skipped), "estimates_raised": self.estimates_raised,
-                "estimates_missing": self.estimates_missing, "extra_fields": self.extra_fields}
+                "estimates_missing": self.estimates_missing, "extra_fields": self.extra_fields, "too_big": self.too_big}
 
 
 @attrs.define(slots=True, eq=False)
@@ -71,6 +77,8 @@ class WorkloadTable:
     runtime: np.ndarray | None = None
     estimate: np.ndarray | None = None
     report: CleaningReport | None = None
+    #: the machine size :func:`prepare` cleaned for, when it kept larger jobs (``too_big="keep"``)
+    machine_procs: int | None = None
 
     def __len__(self) -> int:
         return int(self.data.shape[0])
@@ -141,17 +149,24 @@ def _estimate_tsafrir05(data, runtime, report, rng):
 
 
 def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
-            strict: bool = False, rng: np.random.Generator | None = None) -> WorkloadTable:
+            strict: bool = False, rng: np.random.Generator | None = None,
+            too_big: str = "skip") -> WorkloadTable:
     """Clean a table for a machine of ``machine_procs`` processors and set the simulator columns.
 
     Conventions (Liu 2015 section 4.1, checked against its Table 2):
     processors = field 5 (allocated), field 8 (requested) where field 5 is -1; jobs with
-    runtime <= 0, processors <= 0 or more processors than the machine are skipped and counted
-    (``strict=True`` turns the first one into a :class:`TraceError` naming file and line).
-    ``estimate`` names a mode of :data:`estimate_modes` (``actual``: the runtime; ``trace``: the
-    requested time, raised to the runtime where lower; models add more), drawn with ``rng``.
-    Rows are stably sorted by submit time.
+    runtime <= 0 or processors <= 0 are skipped and counted, and so are jobs with more
+    processors than the machine unless ``too_big="keep"``: then they stay in the table (the
+    datacenter rejects them at arrival, with the reason, as any job that cannot fit; scenario
+    runs keep them), draw no estimate and no CPU usage, and take their runtime as estimate.
+    ``strict=True`` turns the first job that would be skipped, or is too big, into a
+    :class:`TraceError` naming file and line. The skipped records are kept in the report's
+    ``dropped`` list. ``estimate`` names a mode of :data:`estimate_modes` (``actual``: the
+    runtime; ``trace``: the requested time, raised to the runtime where lower; models add
+    more), drawn with ``rng``. Rows are stably sorted by submit time.
     """
+    if too_big not in ("skip", "keep"):
+        raise ValueError(f"too_big must be 'skip' or 'keep', got {too_big!r}")
     estimate_fn = estimate_modes.get(estimate)
     data = table.data
     report = table.report or CleaningReport(source=table.source, records=len(table))
@@ -160,16 +175,22 @@ def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
     procs = np.where(alloc == -1, data[:, COL["req_procs"]], alloc)
     bad_run = ~(run > 0)
     bad_procs = ~bad_run & ~(procs > 0)
-    too_big = ~bad_run & ~bad_procs & (procs > machine_procs)
-    for reason, mask in ((SKIP_RUNTIME, bad_run), (SKIP_PROCS, bad_procs),
-                         (SKIP_TOO_BIG + f" ({machine_procs})", too_big)):
+    big = ~bad_run & ~bad_procs & (procs > machine_procs)
+    checks = [(SKIP_RUNTIME, bad_run, True), (SKIP_PROCS, bad_procs, True),
+              (SKIP_TOO_BIG + f" ({machine_procs})", big, too_big == "skip")]
+    for reason, mask, skipped in checks:
         n = int(mask.sum())
-        report.skipped[reason] = report.skipped.get(reason, 0) + n
+        if skipped:
+            report.skipped[reason] = report.skipped.get(reason, 0) + n
+            if n:
+                report.dropped.append((reason, data[mask]))
+        else:
+            report.too_big += n
         if n and strict:
             i = int(np.flatnonzero(mask)[0])
             where = f"{table.source}:{int(table.line[i])}" if table.line is not None else f"{table.source}: job {int(data[i, 0])}"
             raise TraceError(f"{where}: {reason} (strict mode); runtime={run[i]:g}, processors={procs[i]:g}")
-    keep = ~(bad_run | bad_procs | too_big)
+    keep = ~(bad_run | bad_procs | big) if too_big == "skip" else ~(bad_run | bad_procs)
     data, procs = data[keep], procs[keep].astype(np.int64)
     lines = table.line[keep] if table.line is not None else None
     order = np.argsort(data[:, COL["submit"]], kind="stable")
@@ -177,10 +198,19 @@ def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
         data, procs = data[order], procs[order]
         lines = lines[order] if lines is not None else None
     run = data[:, COL["run"]]
-    est = np.asarray(estimate_fn(data, run, report, rng if rng is not None else np.random.default_rng(0)),
-                     dtype=np.float64)
-    if est.shape != run.shape or not np.all(est > 0):
+    fits = procs <= machine_procs
+    all_fit = bool(fits.all())
+    # jobs that cannot fit draw no estimate, so the draws of the others are those of a skip
+    est_fit = np.asarray(estimate_fn(data if all_fit else data[fits], run if all_fit else run[fits], report,
+                                     rng if rng is not None else np.random.default_rng(0)), dtype=np.float64)
+    if est_fit.shape != (int(fits.sum()),) or not np.all(est_fit > 0):
         raise TraceError(f"{table.source}: estimate mode {estimate!r} gave invalid estimates")
+    if all_fit:
+        est = est_fit
+    else:
+        est = run.copy()
+        est[fits] = est_fit
     report.kept = len(data)
     return WorkloadTable(data=data, header=table.header, source=table.source, line=lines,
-                         procs=procs, runtime=run.copy(), estimate=est, report=report)
+                         procs=procs, runtime=run.copy(), estimate=est, report=report,
+                         machine_procs=None if all_fit else int(machine_procs))

@@ -23,7 +23,8 @@ def test_a_job_started_by_a_program_is_known_to_the_backfilling_policy(policy):
     broker.queue.remove(first)          # the program takes it over
     dc.start(first)
     world.run()
-    starts = {j.id: j.first_start for j in world.log.finished}
+    rows = world.log.records().by_id()
+    starts = {i: r["start"] for i, r in rows.items()}
     assert starts == {1: 0.0, 2: 100.0, 3: 110.0}
 
 
@@ -39,7 +40,7 @@ def test_finishes_of_jobs_the_policy_never_saw_start_are_ignored(policy):
     world.broker.queue.remove(own)      # the program takes it over
     dc.start(own)
     world.run()
-    assert {j.id: (j.first_start, j.finish_time) for j in world.log.finished} == {
+    assert {i: (r["start"], r["finish"]) for i, r in world.log.records().by_id().items()} == {
         1: (0.0, 5.0), 2: (5.0, 10.0)}
 
 
@@ -58,4 +59,4 @@ def test_a_job_killed_by_a_program_frees_its_processors_for_the_reservation(poli
     world.run(until=5.0)
     dc.kill(first)
     world.run()
-    assert {j.id: (j.first_start, j.finish_time) for j in world.log.finished} == {2: (5.0, 15.0)}
+    assert {i: (r["start"], r["finish"]) for i, r in world.log.records().by_id().items()} == {2: (5.0, 15.0)}

@@ -219,9 +219,14 @@ def test_an_alias_bomb_is_refused_before_it_is_expanded(tmp_path):
 
 
 def test_aliases_that_stay_small_are_still_allowed(tmp_path):
-    text = BASE.replace("broker: {policy: easy}", "broker:\n  - &e {policy: easy}\n  - *e")
+    # one parameter mapping shared by two brokers (with their own labels) through an alias
+    text = BASE.replace("broker: {policy: easy}",
+                        "broker:\n  - {policy: ktcbf, params: &p {aggressive: true}, label: a}\n"
+                        "  - {policy: ktcbf, params: *p, label: b}")
+    text = text.replace("datacenter: {hosts: 4}", "datacenter: {hosts: 4, tiers: 2}")
     sc = load_scenario(write(tmp_path, text))
-    assert [b.policy for b in sc.brokers] == ["easy", "easy"]
+    assert [(b.policy, b.name) for b in sc.brokers] == [("ktcbf", "a"), ("ktcbf", "b")]
+    assert sc.brokers[0].params == sc.brokers[1].params == {"aggressive": True}
 
 
 @pytest.mark.parametrize("key, line, value", [

@@ -107,6 +107,9 @@ def test_classes_true_gives_the_paper_limits(tmp_path):
     ("efficiency: E1", "efficiency: {name: curve, points: [[0.5, 0.9], [1.0, 0]]}",
      r"workload\.moldable\.efficiency\.points\.1\.efficiency: must be a finite number > 0, got 0"),
     ("efficiency: E1", "efficiency: E9", r"workload\.moldable\.efficiency: unknown efficiency model 'E9'"),
+    ("efficiency: E1", "efficiency: os:getcwd",
+     r"workload\.moldable\.efficiency: 'os:getcwd' names user code; register the model from a plugin"),
+    ("efficiency: E1", "efficiency: {name: 'os:getcwd'}", r"workload\.moldable\.efficiency\.name: 'os:getcwd' names user code"),
     ("factor: 0.5", "factr: 0.5", r"workload\.moldable\.factr: unknown key 'factr'; known keys: efficiency, factor, vm_factor"),
     ("{classes: {S: 600, M: 10800}}", "{classes: {S: 600, M: 300}}",
      r"s\.yaml:10: metrics\.classes\.M: must be above the S limit 600"),
@@ -142,3 +145,17 @@ def test_the_paper_policies_run_from_a_scenario(tmp_path):
     runs = run_scenario(load_scenario(write(tmp_path, text)))
     assert [p for p, _ in runs] == ["prio", "pect", "pect"]
     assert all(r.summary["jobs_finished"] == 3 for _, r in runs)
+
+
+@pytest.mark.parametrize("efficiency", ["E1", "{name: curve, points: [[0.5, 0.9], [1.0, 0.7]]}",
+                                        "{name: downey, sigma: 0.5}"])
+def test_the_rerun_record_of_a_moldable_run_gives_the_same_run(tmp_path, efficiency):
+    # summary.json's rerun options hold the moldable options and the classes, so that loading
+    # them alone gives the same jobs.csv
+    text = BASE.replace("efficiency: E1", f"efficiency: {efficiency}")
+    run_scenario(load_scenario(write(tmp_path, text)), out_dir=str(tmp_path / "a"))
+    options = json.loads((tmp_path / "a" / "summary.json").read_text())["rerun"]["options"]
+    assert options["metrics"]["classes"] == {"S": 600.0, "M": 10800.0}
+    assert options["workload"]["moldable"]["factor"] == 0.5
+    run_scenario(load_scenario(options), out_dir=str(tmp_path / "b"))
+    assert (tmp_path / "a" / "jobs.csv").read_bytes() == (tmp_path / "b" / "jobs.csv").read_bytes()

@@ -7,7 +7,7 @@ from cloudsim_py import Job
 from cloudsim_py.engine import Simulation
 from cloudsim_py.errors import CapacityError, JobError, SpecError
 from cloudsim_py.infrastructure import Datacenter
-from cloudsim_py.metrics import JobLog, JobRecords
+from cloudsim_py.metrics import JobLog
 from cloudsim_py.workload.description import JobDescription, RigidJob
 from cloudsim_py.workload.efficiency import E1, WC
 from cloudsim_py.workload.moldable import MoldableJob, MoldableSpec, moldable_descriptions
@@ -82,7 +82,7 @@ def test_a_moldable_start_gets_the_work_of_the_size_it_is_given():
     sim.run()
     assert job.finish_time == pytest.approx(162.5)
     # the records' runtime is the work of the size it ran on, not the description's own
-    rec = JobRecords.from_jobs(log.finished)
+    rec = log.records()
     assert rec["runtime"][0] == pytest.approx(162.5) and rec["procs"][0] == 2
     assert rec["wait"][0] == pytest.approx(0.0)
 

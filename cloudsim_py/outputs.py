@@ -1,0 +1,222 @@
+"""Results on disk: the output folder's rules (checked before a run), files written under a
+temporary name and renamed, and ``jobs.csv`` streamed while the run goes. Imports the metrics
+and the job states; nothing of the engine, the brokers or the scenarios.
+
+``jobs.csv``: the columns of :attr:`~cloudsim_py.metrics.JobRecords.FIELDS`, then ``state``
+and ``reason``. Finished jobs come first, in the order they finish (a chunk at a time), then the
+rejected jobs (in the order they were rejected), the unfinished ones and the jobs the loader
+skipped; the columns a job does not have (a rejected job's start) are empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import errno
+import json
+import os
+from typing import IO, Any, Iterable, Sequence
+
+import numpy as np
+
+from .errors import OutputError
+from .metrics import STATE_FIELDS, JobLog, JobRecords, csv_header, derived, finished_lines
+from .workload.job import Job
+
+#: the files a run writes (and ``--force`` replaces); a sub-folder per label with several brokers
+RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf")
+TMP_PREFIX = ".tmp-"
+
+
+def _tmp_name(path: str) -> str:
+    folder, name = os.path.split(path)
+    return os.path.join(folder, f"{TMP_PREFIX}{os.getpid()}-{name}")
+
+
+def write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename, so
+    that ``path`` is either absent, the old file, or complete."""
+    tmp = _tmp_name(path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove(tmp)
+        raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+
+def write_json(path: str, doc: Any) -> None:
+    write_atomic(path, json.dumps(doc, indent=2, default=_plain) + "\n")
+
+
+def _plain(value: Any) -> Any:
+    item = getattr(value, "item", None)
+    if callable(item):
+        return item()
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def check_output_folder(folder: str, force: bool = False) -> None:
+    """Before a run: ``folder`` must be creatable and writable, and empty unless ``force``
+    (then the files of a previous run, listed in its ``summary.json`` or named as in
+    :data:`RUN_FILES`, are removed; anything else in it stays). Raises
+    :class:`~cloudsim_py.errors.OutputError` naming the folder."""
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise OutputError(f"output folder {folder}: exists and is not a folder")
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"output folder {folder}: cannot create it ({exc.strerror or exc})") from None
+    entries = [e for e in os.listdir(folder) if not e.startswith(TMP_PREFIX)]
+    if entries and not force:
+        shown = ", ".join(sorted(entries)[:5]) + (", ..." if len(entries) > 5 else "")
+        raise OutputError(f"output folder {folder}: not empty ({shown}); use --force to replace "
+                          "a previous run's results, or choose another folder")
+    if force:
+        _clear_previous(folder)
+    probe = os.path.join(folder, f"{TMP_PREFIX}{os.getpid()}-probe")
+    try:
+        with open(probe, "w", encoding="utf-8") as fh:
+            fh.write("")
+    except OSError as exc:
+        raise OutputError(f"output folder {folder}: not writable ({exc.strerror or exc})") from None
+    finally:
+        _remove(probe)
+
+
+def _clear_previous(folder: str) -> None:
+    """Remove what an earlier run wrote here: the files its summary lists, the standard names,
+    and sub-folders left empty by that."""
+    listed: list[str] = []
+    summary = os.path.join(folder, "summary.json")
+    try:
+        with open(summary, encoding="utf-8") as fh:
+            doc = json.load(fh)
+        files = doc.get("files") if isinstance(doc, dict) else None
+        if isinstance(files, list):
+            listed = [f for f in files if isinstance(f, str)]
+    except (OSError, ValueError):
+        pass
+    for rel in listed + list(RUN_FILES):
+        path = os.path.normpath(os.path.join(folder, rel))
+        if os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)]) != os.path.abspath(folder):
+            continue   # a summary naming files outside the folder is ignored
+        if os.path.isfile(path):
+            _remove(path)
+            parent = os.path.dirname(path)
+            if os.path.abspath(parent) != os.path.abspath(folder):
+                try:
+                    os.rmdir(parent)
+                except OSError:
+                    pass
+
+
+class JobsCsv:
+    """``jobs.csv`` written while a run goes: a sink of the :class:`~cloudsim_py.metrics.JobLog`
+    (``log.sinks.append(writer)``) that writes each chunk of finished jobs, then
+    :meth:`close` adds the rejected, unfinished and skipped jobs and renames the temporary
+    file to ``path``. Until then ``path`` does not exist (or is the old file); :meth:`abort`
+    removes the temporary file."""
+
+    def __init__(self, path: str, tau: float = 10.0) -> None:
+        self.path = path
+        self.tau = tau
+        self.tmp = _tmp_name(path)
+        self.rows = 0
+        try:
+            self._fh: IO[str] | None = open(self.tmp, "w", encoding="utf-8", newline="")
+            self._fh.write(csv_header())
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+    def __call__(self, columns: dict[str, np.ndarray]) -> None:
+        """A chunk of finished jobs (raw columns)."""
+        cols = derived(dict(columns), self.tau)
+        lines = finished_lines(cols)
+        self._write("".join(lines))
+        self.rows += len(lines)
+
+    def _write(self, text: str) -> None:
+        assert self._fh is not None
+        try:
+            self._fh.write(text)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+
+    def close(self, log: JobLog, skipped: Iterable[tuple[str, np.ndarray]] = ()) -> None:
+        """Flush the log, add the other jobs' rows, and put the file in place."""
+        log.flush()
+        fh = self._fh
+        assert fh is not None
+        writer = csv.writer(fh, lineterminator="\n")
+        try:
+            for job in log.rejected:
+                writer.writerow(_job_row(job, "rejected", log.reasons.get(job.id, "")))
+            for job in log.unfinished():
+                writer.writerow(_job_row(job, "unfinished", job.state.label))
+            for reason, rows in skipped:
+                for values in _skipped_rows(rows):
+                    writer.writerow(values + ["skipped", reason])
+            fh.close()
+            self._fh = None
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+
+    def abort(self) -> None:
+        if self._fh is not None:
+            try:
+                self._fh.close()
+            except OSError:
+                pass
+            self._fh = None
+        _remove(self.tmp)
+
+
+def _job_row(job: Job, state: str, reason: str) -> list:
+    """A non-finished job's row: what it has of the columns."""
+    start = job.first_start
+    values: dict[str, Any] = {
+        "id": job.id, "submit": float(job.submit_time), "start": "" if start is None else float(start),
+        "finish": "", "procs": job.procs, "runtime": float(job.desc.runtime),
+        "estimate": float(job.runtime_estimate), "wait": "", "response": "", "bsld": "",
+        "kills": job.kills, "suspensions": job.suspensions, "migrations": job.migrations,
+        "swaps": job.swaps, "tier": job.tier, "lost_work": float(job.lost_work)}
+    return [_cell(values[n]) for n in JobRecords.FIELDS] + [state, reason]
+
+
+def _cell(v: Any) -> str:
+    return v if isinstance(v, str) else repr(v)
+
+
+def _skipped_rows(rows: np.ndarray) -> Iterable[list]:
+    """Rows of SWF records the loader skipped: id, submit, processors, runtime, requested time."""
+    from .workload.table import COL
+
+    for r in rows.tolist():
+        alloc = r[COL["alloc_procs"]]
+        procs = r[COL["req_procs"]] if alloc == -1 else alloc
+        values = {"id": int(r[COL["job"]]), "submit": r[COL["submit"]], "procs": int(procs),
+                  "runtime": r[COL["run"]], "estimate": r[COL["req_time"]]}
+        yield [_cell(values[n]) if n in values else "" for n in JobRecords.FIELDS]
+
+
+def csv_columns() -> Sequence[str]:
+    """The columns of ``jobs.csv``."""
+    return JobRecords.FIELDS + STATE_FIELDS
+
+
+def is_disk_error(exc: OSError) -> bool:
+    """Errors of the file system (full, read-only, permissions), as opposed to a closed pipe."""
+    return exc.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT)

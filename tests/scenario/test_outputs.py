@@ -1,0 +1,185 @@
+"""Results on disk: the output folder is checked before anything runs, every file is put in
+place by a rename with ``summary.json`` last, ``summary.json`` holds what is needed to rerun,
+and disk or pipe failures are one-line errors."""
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from cloudsim_py import __version__
+from cloudsim_py.cli import main
+from cloudsim_py.errors import OutputError
+from cloudsim_py.scenario import load_scenario, run_scenario
+
+from ..conftest import REPO
+
+JOBS = {"jobs": [{"id": i, "submit": float(i), "procs": 1 + i % 2, "runtime": 10.0 + i} for i in range(1, 7)]}
+
+
+def scenario(brokers=("fcfs",), **extra):
+    return load_scenario({"name": "out", "datacenter": {"hosts": 2}, "workload": JOBS,
+                          "broker": list(brokers), **extra}, **({}))
+
+
+class Count:
+    submitted = 0
+
+    def on_submit(self, job):
+        Count.submitted += 1
+
+
+def test_a_non_empty_output_folder_is_refused_before_anything_runs(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    Count.submitted = 0
+    with pytest.raises(OutputError, match=r"output folder .*out: not empty \(notes.txt\); use --force"):
+        run_scenario(scenario(), out_dir=str(out), listeners=[Count()])
+    assert Count.submitted == 0
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+    assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not empty" in err
+
+
+def test_force_replaces_the_previous_run_and_keeps_other_files(tmp_path):
+    out = tmp_path / "out"
+    run_scenario(scenario(("fcfs", "easy")), out_dir=str(out))
+    (out / "notes.txt").write_text("mine")
+    run_scenario(scenario(("fcfs",)), out_dir=str(out), force=True)
+    # the earlier run's per-label folders are gone (its summary listed them); notes.txt stays
+    assert sorted(os.listdir(out)) == ["jobs.csv", "notes.txt", "summary.json"]
+    assert json.loads((out / "summary.json").read_text())["label"] == "fcfs"
+
+
+def test_each_file_is_renamed_into_place_and_summary_json_comes_last(tmp_path, monkeypatch):
+    import cloudsim_py.outputs as outputs
+
+    placed = []
+    real = os.replace
+
+    def replace(src, dst):
+        assert os.path.basename(src).startswith(".tmp-") and not os.path.exists(dst)
+        placed.append(os.path.relpath(dst, tmp_path / "out"))
+        real(src, dst)
+
+    monkeypatch.setattr(outputs.os, "replace", replace)
+    run_scenario(scenario(("fcfs", "easy")), out_dir=str(tmp_path / "out"))
+    assert placed == ["fcfs/jobs.csv", "fcfs/summary.json", "easy/jobs.csv", "easy/summary.json",
+                      "summary.json"]
+    left = [f for _, _, files in os.walk(tmp_path / "out") for f in files if f.startswith(".tmp-")]
+    assert left == []
+
+
+def test_a_run_that_fails_midway_leaves_no_result_files(tmp_path):
+    class Boom:
+        def on_finish(self, job):
+            if job.id == 3:
+                raise RuntimeError("killed")
+
+    out = tmp_path / "out"
+    with pytest.raises(RuntimeError):
+        run_scenario(scenario(), out_dir=str(out), listeners=[Boom()])
+    assert os.listdir(out) == []
+
+
+def test_summary_json_records_what_is_needed_to_rerun(tmp_path):
+    trace = tmp_path / "t.swf"
+    trace.write_text("".join(f"{i} {i * 7} 0 {30 + i} {1 + i % 3} -1 -1 {1 + i % 3} {60 + i} -1 1 1 1 1 1 -1 -1 -1\n"
+                             for i in range(1, 30)))
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: rr\ndatacenter: {{hosts: 4, tiers: 2}}\nworkload: {{trace: {trace}}}\n"
+                    "broker: ccfcfs\nmetrics: {tau: 5, warmup: 0.1}\n")
+    sc = load_scenario(path, ["seed=3", "workload.runtime_estimate=actual"])
+    run_scenario(sc, out_dir=str(tmp_path / "a"))
+    rerun = json.loads((tmp_path / "a" / "summary.json").read_text())["rerun"]
+    assert rerun["cloudsim_py"] == __version__ and rerun["scenario_file"] == str(path)
+    assert rerun["overrides"] == ["seed=3", "workload.runtime_estimate=actual"]
+    assert (rerun["seed"], rerun["tau"], rerun["warmup"]) == (3, 5.0, 0.1)
+    assert rerun["trace_sha256"] == hashlib.sha256(trace.read_bytes()).hexdigest()
+    options = rerun["options"]
+    assert options["datacenter"]["interference"]["preset"] == "liu2015"
+    assert options["workload"]["cpu_usage"] == {"model": "paper", "low": 0.4, "high": 1.0, "single": 1.0}
+    # the recorded options alone give the same schedule
+    run_scenario(load_scenario(options), out_dir=str(tmp_path / "b"))
+    assert (tmp_path / "a" / "jobs.csv").read_bytes() == (tmp_path / "b" / "jobs.csv").read_bytes()
+
+
+def test_an_output_folder_that_cannot_be_created_is_a_one_line_error(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "file" / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot create it" in err and "Traceback" not in err
+
+
+def test_a_closed_output_pipe_is_a_one_line_error(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    proc = subprocess.Popen([sys.executable, "-m", "cloudsim_py.cli", "run", "scenarios/quickstart.yaml",
+                             "--quiet"], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()      # the reader is gone before anything is printed (| head -0)
+    err = proc.stderr.read().decode()
+    assert proc.wait() == 2
+    assert err == "cloudsim-py: error: output pipe closed before the results were printed\n"
+
+
+def test_a_full_disk_while_jobs_csv_streams_is_a_one_line_error_and_leaves_nothing(tmp_path, monkeypatch, capsys):
+    import errno
+
+    import cloudsim_py.outputs as outputs
+    from cloudsim_py import metrics
+
+    real_open = open
+
+    class FullAfterHeader:
+        """A file whose first write (the header) succeeds and whose next ones find the disk full."""
+
+        def __init__(self, fh):
+            self.fh, self.writes = fh, 0
+
+        def write(self, text):
+            self.writes += 1
+            if self.writes > 1:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self.fh.write(text)
+
+        def close(self):
+            self.fh.close()
+
+    def fake_open(path, *a, **k):
+        fh = real_open(path, *a, **k)
+        return FullAfterHeader(fh) if str(path).endswith("jobs.csv") else fh
+
+    monkeypatch.setattr(outputs, "open", fake_open, raising=False)
+    # a chunk of 2 jobs: the first chunk of finished jobs is written while the run goes
+    monkeypatch.setattr(metrics.JobLog.__init__, "__defaults__", (2,))
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("cloudsim-py: error: ") and "jobs.csv: cannot write (No space left on device)" in err
+    # no result file, and the temporary file is removed
+    assert os.listdir(out) == []
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root writes into read-only folders")
+def test_an_output_folder_that_is_not_writable_is_refused_before_anything_runs(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o500)
+    try:
+        path = tmp_path / "s.yaml"
+        path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+        assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "not writable" in err and "Traceback" not in err
+    finally:
+        out.chmod(0o700)
