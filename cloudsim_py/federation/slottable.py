@@ -159,6 +159,23 @@ class SlotTable:
         """Candidate VMs with no reservation meeting ``[start, end)``, in id order."""
         return [v for v in self._candidates(vms) if self._is_free(v, start, end)]
 
+    def free_until(self, t: float, vms: Iterable[int] | None = None) -> dict[int, float]:
+        """The candidate VMs free at ``t`` (in no reservation covering ``t``), each with the start of
+        its next reservation (``inf`` if none), in id order: how long each could be used from ``t``.
+        O(V log m)."""
+        out: dict[int, float] = {}
+        inf = math.inf
+        for v in self._candidates(vms) if vms is not None else range(self.n_vms):
+            busy = self._busy[v]
+            i = self._first_after(busy, t)
+            if i == len(busy):
+                out[v] = inf
+            else:
+                s = busy[i][0]
+                if s > t:
+                    out[v] = s
+        return out
+
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
         """Reservations on the candidate VMs that meet ``[start, end)``, ordered by start time
         (then by the order they were made)."""

@@ -59,6 +59,15 @@ def test_shorten_frees_the_slots_from_the_new_end():
     assert table.earliest_start(1, 900.0) == (2700.0, (0,))
 
 
+def test_free_until_gives_each_free_vm_the_start_of_its_next_reservation():
+    table = SlotTable(3)
+    table.reserve("a", [0], 0.0, 10.0)      # VM 0 busy at 5
+    table.reserve("b", [1], 20.0, 30.0)     # VM 1 free at 5 until 20
+    table.reserve("c", [2], 0.0, 5.0)       # VM 2 free from 5 (half-open), nothing after
+    assert table.free_until(5.0) == {1: 20.0, 2: float("inf")}
+    assert table.free_until(5.0, [0, 1]) == {1: 20.0}
+
+
 def test_release_frees_everything():
     table = SlotTable(2)
     table.reserve("x", [0, 1], 0.0, 50.0)
@@ -134,6 +143,15 @@ class Brute:
             if len(free) >= n:
                 return t, tuple(free[:n])
 
+    def free_until(self, t, cand):
+        out = {}
+        for v in cand:
+            if any(v in vms and st_ <= t < en for vms, st_, en in self.res.values()):
+                continue
+            later = [st_ for vms, st_, en in self.res.values() if v in vms and st_ > t]
+            out[v] = min(later, default=float("inf"))
+        return out
+
     def overlapping(self, s, e, cand):
         hits = [(st_, k, rid) for k, (rid, (vms, st_, en)) in enumerate(self.res.items())
                 if st_ < e and s < en and set(vms) & set(cand)]
@@ -201,6 +219,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         end = start + length
         assert [r.id for r in self.table.overlapping(start, end, cand)] == self.brute.overlapping(start, end, candidates)
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
+        assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
 
     @invariant()
     def consistent(self):
