@@ -8,12 +8,13 @@ from .easy import EasyBroker
 from .ends import EstimatedEnds
 from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
+from .federated import FdlsScheduler, FdmmsScheduler, FederatedScheduler
 from .leases import LeaseScheduler
 from .queues import FifoQueue, JobQueue, WaitQueue, arrival
 from .spec import BrokerSpec
 
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
            "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "EasyBroker", "EstimatedEnds",
-           "FcfsBroker", "FifoQueue", "JobQueue", "KtcbfBroker", "LeaseScheduler", "MigrationBackfillBroker",
+           "FcfsBroker", "FdlsScheduler", "FdmmsScheduler", "FederatedScheduler", "FifoQueue", "JobQueue", "KtcbfBroker", "LeaseScheduler", "MigrationBackfillBroker",
            "WaitQueue", "arrival", "broker_registry", "keep_smallest", "make_broker",
            "register_broker", "take_newest_first"]

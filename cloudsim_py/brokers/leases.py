@@ -52,7 +52,7 @@ from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
 from ..federation.cloud import CloudSpec
-from ..federation.slottable import SlotTable
+from ..federation.slottable import SlotTable, earliest_from_horizons
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from ..workload.lease_job import LeaseDescription
@@ -161,6 +161,8 @@ class LeaseScheduler(Broker):
         self._wake = INF
         #: bumps on every booking change: lets a caller cache answers of the slot table
         self.version = 0
+        self._horizon_key: tuple = ()
+        self._horizons: list[float] | None = None
 
     def use_cloud(self, cloud: CloudSpec) -> None:
         """The cloud this scheduler runs: its VM type (CPUs, bandwidth) and copy speed ``S_c``."""
@@ -284,15 +286,18 @@ class LeaseScheduler(Broker):
         if self.preemption == "wait" or t1 == lo:
             return t1, vms1, []
         t2 = self.hard.earliest_start(n, _positive(span), lo)[0]
-        tries = 0
-        while t2 < t1 and tries < 2:
+        if t2 < t1:
             got = self._claim(n, t2, t2 + span, now)
             if got is not None:
                 return t2, got[0], got[1]
-            # the leases in the way cannot be saved by t2: try where every one could be
-            worst = max((q.save for q in self._plans.values() if not q.hard), default=0.0)
-            t2 = self.hard.earliest_start(n, _positive(span), max(lo, now + 2 * worst + TINY))[0]
-            tries += 1
+            # the leases in the way cannot be saved by t2: try where every running one could be
+            ready = max((max(now, q.run_from) + q.save for q in self._plans.values()
+                         if not q.hard and q.phase == RUNNING), default=now)
+            t2 = self.hard.earliest_start(n, _positive(span), max(lo, ready))[0]
+            if t2 < t1:
+                got = self._claim(n, t2, t2 + span, now)
+                if got is not None:
+                    return t2, got[0], got[1]
         return t1, vms1, []
 
     def _cuttable(self, q: Plan, a: float, now: float) -> bool:
@@ -529,8 +534,8 @@ class LeaseScheduler(Broker):
         VMs, the task on the top of the queue will be executed"), with backfilling around the
         first blocked one's reservation."""
         waiting = self._waiting
-        if not waiting:
-            return
+        if not waiting or not self.dc.idle(0):
+            return                  # a VM free in the slot table is idle in the datacenter
         until = self.table.free_until(now)
         if not until:
             return
@@ -618,8 +623,16 @@ class LeaseScheduler(Broker):
         best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small."""
         if n > self.n_vms:
             return INF
+        now = self.dc.now
         table = self.hard if ar and self.preemption == "suspend" else self.table
-        return table.earliest_start(n, _positive(duration), max(self.dc.now, not_before))[0]
+        key = (self.version, now, table is self.hard)
+        if key != self._horizon_key:
+            self._horizon_key = key
+            self._horizons = table.horizons(now)
+        nb = not_before if not_before > now else now
+        if self._horizons is not None:
+            return earliest_from_horizons(self._horizons, n, nb)[0]
+        return table.earliest_start(n, _positive(duration), nb)[0]
 
     @property
     def waiting(self) -> int:

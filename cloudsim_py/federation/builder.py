@@ -5,18 +5,21 @@ several clouds whose schedulers exchange messages running DAG jobs, each built i
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..brokers.base import Broker, make_broker
+from ..brokers.federated import DagLog, Federation, make_federated
 from ..engine import Simulation
-from ..errors import PolicyError
+from ..errors import PolicyError, TraceError
 from ..infrastructure.datacenter import Datacenter
 from ..infrastructure.phases import ARRIVAL
 from ..metrics import JobLog
 from ..runner import World, arrivals
+from ..workload.dag import DagJob
 from ..workload.lease import LeaseRequest
 from ..workload.lease_job import LeaseJob
 from .cloud import CloudSpec
+from .matrix import ExecutionModel
 from .records import LeaseRecords
 
 
@@ -57,3 +60,72 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
         dc.subscribe(listener)
     source = sim.add_source(arrivals(lease_jobs(leases, cloud.vm_type.cpus)), dc.submit, ARRIVAL)
     return World(sim, [dc], [broker], [source], log)
+
+
+def build_federation(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, policy: str = "fdls",
+                     params: Mapping[str, Any] | None = None, model: ExecutionModel | None = None,
+                     latency: float | Callable[[Any, Any], float] = 0.0,
+                     inter_cloud_mbps: float | None = None, seed: int = 0, record: bool = False,
+                     check: bool = False, records: bool = True, listeners: Iterable[Any] = ()) -> World:
+    """A cloud system: one datacenter per cloud (its hosts the cloud's VMs), each with its own
+    scheduler of ``policy`` (``fdls``, ``fdmms``) knowing only its own VMs, talking to the others
+    by messages with ``latency`` (seconds, or ``latency(sender, receiver)``); DAG jobs (sorted by
+    submit time) are submitted to their ``cloud`` (default 0).
+
+    ``model`` gives task times (default: task runtimes divided by the VM type's speed; a task
+    type needs a matrix). The world's brokers share a
+    :class:`~cloudsim_py.brokers.federated.Federation`, ``world.broker.federation``, whose ``log``
+    holds each DAG job's outcome; ``records`` keeps every task's intervals per cloud
+    (``broker.records``); ``listeners`` are subscribed to every datacenter."""
+    if not clouds:
+        raise PolicyError("a cloud system needs at least one cloud")
+    names = [c.name for c in clouds]
+    if len(set(names)) != len(names):
+        raise PolicyError(f"cloud names must be unique, got {names}")
+    sim = Simulation(seed, latency=latency)
+    fed = Federation(tuple(clouds), model or ExecutionModel(), inter_cloud_mbps)
+    log = JobLog()
+    dcs: list[Datacenter] = []
+    for i, cloud in enumerate(clouds):
+        dc = Datacenter(sim, cloud.datacenter_spec(check), record=record)
+        broker = dc.attach(make_federated(policy, dict(params or {})))
+        fed.schedulers.append(broker)
+        broker.join(fed, i)
+        dc.subscribe(log)
+        if records:
+            rec = LeaseRecords(dc)
+            dc.subscribe(rec)
+            broker.add_phase_listener(rec)
+            broker.records = rec
+        for listener in listeners:
+            dc.subscribe(listener)
+        dcs.append(dc)
+    schedulers = fed.schedulers
+    n = len(clouds)
+
+    def submit(dag: DagJob) -> None:
+        owner = dag.cloud if dag.cloud is not None else 0
+        if owner >= n:
+            fed.log.submitted += 1
+            fed.log.rejected.append((dag.id, f"submitted to cloud {owner}, the system has {n}"))
+            return
+        schedulers[owner].submit_dag(dag)
+
+    source = sim.add_source(_dag_arrivals(dags), submit, ARRIVAL)
+    return World(sim, dcs, list(schedulers), [source], log)
+
+
+def _dag_arrivals(dags: Iterable[DagJob]) -> Iterator[tuple[float, DagJob]]:
+    last = -float("inf")
+    for dag in dags:
+        t = dag.submit_time
+        if t < last:
+            raise TraceError(f"job {dag.id}: submit time {t} before the previous job's {last}; "
+                             "DAG jobs must be sorted by submit time")
+        last = t
+        yield t, dag
+
+
+def dag_log(world: World) -> DagLog:
+    """The DAG jobs' log of a world made by :func:`build_federation`."""
+    return world.broker.federation.log  # type: ignore[attr-defined]

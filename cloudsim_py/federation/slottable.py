@@ -165,15 +165,35 @@ class SlotTable:
         O(V log m)."""
         out: dict[int, float] = {}
         inf = math.inf
+        busy_of = self._busy
         for v in self._candidates(vms) if vms is not None else range(self.n_vms):
-            busy = self._busy[v]
-            i = self._first_after(busy, t)
-            if i == len(busy):
-                out[v] = inf
-            else:
-                s = busy[i][0]
-                if s > t:
-                    out[v] = s
+            until = inf
+            for s, e, _ in busy_of[v]:      # few bookings per VM: a plain scan beats bisecting
+                if e <= t:
+                    continue
+                until = s
+                break
+            if until > t:
+                out[v] = until
+        return out
+
+    def horizons(self, t: float) -> list[float] | None:
+        """For each VM, the time from which it is free for good (the end of its last reservation,
+        or ``t``), provided no VM has a free window before that; else ``None``. Then
+        ``earliest_start(n, d, nb)`` for any ``d`` and ``nb >= t`` is the ``n``-th smallest of
+        ``max(horizon, nb)``, with the lowest VM ids among those free by then (see
+        :func:`earliest_from_horizons`): a scheduler answering many checks against one state
+        computes this once. O(V log m + reservations after ``t``)."""
+        out: list[float] = []
+        for busy in self._busy:
+            end = t
+            for s, e, _ in busy:            # few bookings per VM: a plain scan beats bisecting
+                if e <= end:
+                    continue
+                if s > end:
+                    return None
+                end = e
+            out.append(end)
         return out
 
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
@@ -267,3 +287,20 @@ class SlotTable:
                 previous_end = e
                 count += 1
         assert count == sum(len(r.vms) for r in by_seq.values())
+
+
+def earliest_from_horizons(horizons: list[float], n: int, not_before: float,
+                           vms: Iterable[int] | None = None) -> tuple[float, tuple[int, ...]]:
+    """:meth:`SlotTable.earliest_start` from :meth:`SlotTable.horizons` (not ``None``), for
+    ``not_before`` at or after the time the horizons were taken: the ``n``-th smallest
+    ``max(horizon, not_before)`` of the candidates, and the lowest ids free by then. O(V log V).
+
+    >>> earliest_from_horizons([5.0, 0.0, 3.0], 2, 1.0)
+    (3.0, (1, 2))
+    """
+    cand = range(len(horizons)) if vms is None else sorted(set(vms))
+    times = sorted(h if h > not_before else not_before for h in (horizons[v] for v in cand))
+    if not 1 <= n <= len(times):
+        raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(times)} candidates")
+    t = times[n - 1]
+    return t, tuple([v for v in cand if horizons[v] <= t][:n])
