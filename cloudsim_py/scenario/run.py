@@ -26,6 +26,8 @@ from .schema import BrokerSpec, Scenario
 def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     """The scenario's raw workload table and the machine size to simulate."""
     w = scenario.workload
+    if w is None:
+        raise ScenarioError(f"{scenario.source}: workload: none (a cloud system runs its dags or leases)")
     dc = scenario.datacenter
     hosts = dc.host_count if dc.hosts is not None or dc.groups else None
     if w.trace is not None:
@@ -63,6 +65,7 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     """The cleaned table (estimates set, ``limit`` applied) and the machine size."""
     raw, hosts = workload_table(scenario)
     w = scenario.workload
+    assert w is not None
     try:
         table = prepare(raw, hosts, w.runtime_estimate, w.strict,
                         rng=RandomStreams(scenario.seed)["runtime_estimate"])
@@ -84,6 +87,7 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
 
 def _descriptions(scenario: Scenario, table: WorkloadTable, sim: Simulation) -> Iterator[RigidJob]:
     w = scenario.workload
+    assert w is not None
     descs = descriptions_from_table(table, w.cpu_usage, w.cpu_estimate,
                                     sim.random["cpu_usage"], sim.random["cpu_estimate"])
     if not w.jobs or not any("cpu" in j for j in w.jobs):
@@ -126,7 +130,12 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
     """Run every broker of the scenario on the same workload; write outputs if a folder is set
     (``out_dir`` overrides ``output.dir``). ``listeners`` are subscribed to each run's
     datacenter (a progress bar, a probe); one with a ``reset()`` is reset between runs.
-    Returns ``[(policy, result), ...]``."""
+    Returns ``[(policy, result), ...]``. A cloud system (``federation``) runs in
+    :func:`cloudsim_py.federation.run.run_cloud_scenario`."""
+    if scenario.federation is not None:
+        from ..federation.run import run_cloud_scenario
+
+        return run_cloud_scenario(scenario, out_dir, listeners)
     t0 = time.perf_counter()
     table, hosts = prepared_table(scenario)
     out = out_dir if out_dir is not None else scenario.output.dir
