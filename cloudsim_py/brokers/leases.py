@@ -532,63 +532,76 @@ class LeaseScheduler(Broker):
     def _pass(self, now: float) -> None:
         """Best-effort leases in arrival order (Li et al. IV-C: "every time when there are enough
         VMs, the task on the top of the queue will be executed"), with backfilling around the
-        first blocked one's reservation."""
+        first blocked one's earliest run (EASY's head reservation: computed only when a later
+        lease could start now, and kept for this pass only, in ``until``)."""
         waiting = self._waiting
-        if not waiting or not self.dc.idle(0):
+        dc = self.dc
+        if not waiting or not dc.idle(0):
             return                  # a VM free in the slot table is idle in the datacenter
-        until = self.table.free_until(now)
+        until = self.table.free_until(now, dc.idle_hosts(0))
         if not until:
             return
-        head: int | None = None
+        head: Plan | None = None
+        held = False
         started: list[Plan] = []
         for p in waiting:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
                 continue
-            n = p.job.procs
-            if n <= len(until) and self._try_start(p, now, until, head is None):
-                started.append(p)
-                if not until:
-                    break
-                continue
+            if p.job.procs <= len(until):
+                fit = self._fit(p, now, until)
+                if fit is not None and head is not None and not held:
+                    self._hold(head, now, until)
+                    held = True
+                    fit = self._fit(p, now, until)
+                if fit is not None:
+                    self._take(p, fit[1], fit[0], now, until, None)
+                elif head is None and self.fill_gaps and not p.hard:
+                    gap = self._gap_fit(p, now, until)
+                    if gap is not None:
+                        self._take(p, gap[1], gap[0], now, until, gap[2])
+                        fit = gap[:2]
+                if fit is not None:
+                    started.append(p)
+                    if not until:
+                        break
+                    continue
             if head is None:
                 if not self.backfill:
                     break
-                head = self._hold(p, now, until)
+                head = p
         for p in started:
             waiting.remove(p)
-        if head is not None:
-            self._unbook(head)
 
-    def _try_start(self, p: Plan, now: float, until: dict[int, float], gaps: bool) -> bool:
+    def _fit(self, p: Plan, now: float, until: dict[int, float]) -> tuple[int, tuple[int, ...]] | None:
+        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
         n = p.job.procs
-        options = self._options(p)
-        for how, prep, only in options:
+        for how, prep, only in self._options(p):
             need = now + prep + p.left
             if only is not None:
                 if all(until.get(v, -1.0) >= need for v in only):
-                    self._take(p, only, how, now, until, None)
-                    return True
+                    return how, only
                 continue
             fits = [v for v, u in until.items() if u >= need]
             if len(fits) >= n:
-                self._take(p, tuple(fits[:n]), how, now, until, None)
-                return True
-        if not (gaps and self.fill_gaps and not p.hard):
-            return False
-        for how, prep, only in options:
+                return how, tuple(fits[:n])
+        return None
+
+    def _gap_fit(self, p: Plan, now: float, until: dict[int, float]) -> tuple[int, tuple[int, ...], float] | None:
+        """Haizea's start in a gap: the free VMs that stay free longest, if the lease can make
+        progress there before it must be suspended (and its memory saved) for the next booking."""
+        n = p.job.procs
+        for how, prep, only in self._options(p):
             if only is not None:
                 if not all(v in until for v in only):
                     continue
                 chosen = only
             else:
                 chosen = tuple(sorted(heapq.nlargest(n, until, key=lambda v: (until[v], -v))))
-            window = min(until[v] for v in chosen)
-            cut = window - p.save
+            cut = min(until[v] for v in chosen) - p.save
             if cut > now + prep:
-                self._take(p, chosen, how, now, until, cut)
-                return True
-        return False
+                return how, chosen, cut
+        return None
 
     def _take(self, p: Plan, vms: tuple[int, ...], how: int, now: float, until: dict[int, float],
               cut: float | None) -> None:
@@ -596,8 +609,9 @@ class LeaseScheduler(Broker):
             del until[v]
         self._start(p, vms, how, now, cut)
 
-    def _hold(self, p: Plan, now: float, until: dict[int, float]) -> int | None:
-        """Book the earliest full run of the first blocked lease (tentative, for this pass)."""
+    def _hold(self, p: Plan, now: float, until: dict[int, float]) -> None:
+        """The earliest full run of the first blocked lease: the free VMs it will take are free
+        for later leases only until then."""
         n = p.job.procs
         best = None
         for how, prep, only in self._options(p):
@@ -606,15 +620,13 @@ class LeaseScheduler(Broker):
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)
         assert best is not None
-        t, span, vms = best
+        t, _, vms = best
         if t <= now:
-            return None
-        rid = self._book(None, vms, t, t + span, False)
+            return
         for v in vms:
             if v in until and until[v] > t:
                 until[v] = t
         self._wake_at(t)
-        return rid
 
     # ------------------------------------------------------------------ queries
     def quote(self, n: int, duration: float, not_before: float, ar: bool = False) -> float:

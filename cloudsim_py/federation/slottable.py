@@ -122,22 +122,31 @@ class SlotTable:
         ``[s, s + duration)`` inside one of its gaps, an interval ``[gap start, gap end - duration]``
         (the last one open-ended). A sweep over the window bounds in time order finds the first
         time ``n`` windows are open."""
-        candidates = self._candidates(vms)
+        candidates = self._candidates(vms) if vms is not None else range(self.n_vms)
         if not (isinstance(n, int) and 1 <= n <= len(candidates)):
             raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(candidates)} candidates")
         if not (duration > 0 and math.isfinite(duration)):
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
         events: list[tuple[float, int, int]] = []   # (time, 0 = window opens / 1 = closes, vm)
+        append = events.append
+        now_open: list[int] = []                    # VMs free over [not_before, + duration)
+        busy_of = self._busy
         for v in candidates:
-            busy = self._busy[v]
             cursor = not_before
-            for s, e, _ in busy.islice(self._first_after(busy, not_before)):
+            for s, e, _ in busy_of[v]:              # few bookings per VM: a plain scan beats bisecting
+                if e <= cursor:
+                    continue                        # over before the cursor
                 if s - cursor >= duration:
-                    events.append((cursor, 0, v))
-                    events.append((s - duration, 1, v))
-                if e > cursor:
-                    cursor = e
-            events.append((cursor, 0, v))
+                    if cursor == not_before:
+                        now_open.append(v)
+                    append((cursor, 0, v))
+                    append((s - duration, 1, v))
+                cursor = e
+            if cursor == not_before:
+                now_open.append(v)
+            append((cursor, 0, v))
+        if len(now_open) >= n:                      # the usual answer: now, on the lowest ids
+            return not_before, tuple(now_open[:n])
         events.sort()
         open_vms: set[int] = set()
         k = 0
