@@ -19,6 +19,13 @@ RUNS = {
     "liu2013-figs3-4.yaml": (600, []),            # 2 x 10 x 6 policies x 5
     "liu2013-sec5.4.yaml": (570, []),             # 2 x 3 loads x 5 seeds x (1 + 4 + 8 + 6)
     "reproduce-traces.yaml": (312, None),         # 16 x (2 + 3 x 5) + 2 x 4 x 5; every shared trace
+    "li-fig1-loose.yaml": (110, []),              # 11 alphas x 10 seeds (fdls and fdmms in each run)
+    "li-fig2-tight.yaml": (110, []),
+    "haizea-blue-ar.yaml": (145, []),             # 72 AR files x 2 preemption modes + no ARs
+}
+#: file -> the shared lease files it reads (through $CLOUDSIM_PY_LEASES)
+LEASE_FILES = {
+    "haizea-blue-ar.yaml": ["blue-30days/30days.swf", "blue-30days/injected/work_30-dur_4h-size_3large.lwf"],
 }
 
 
@@ -27,8 +34,15 @@ def test_every_paper_sweep_is_listed():
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_paper_sweep_expands_to_valid_runs(name):
+def test_paper_sweep_expands_to_valid_runs(name, monkeypatch):
     runs, traces = RUNS[name]
+    if name in LEASE_FILES:
+        from cloudsim_py.workload.shared_data import leases_dir
+
+        for f in LEASE_FILES[name]:
+            if not (Path(leases_dir()) / f).is_file():
+                pytest.skip(f"lease file {f} not found in {leases_dir()} (set CLOUDSIM_PY_LEASES)")
+        monkeypatch.setenv("CLOUDSIM_PY_LEASES", leases_dir())
     if traces is None:   # every trace named by scenarios/traces/*.yaml (".../traces}/NAME")
         for scenario in (REPO / "scenarios" / "traces").glob("*.yaml"):
             text = scenario.read_text()
