@@ -3,7 +3,7 @@ tasks booked in a slot table with VM identity, Haizea's model (Sotomayor, Keahey
 HPDC 2008; Sotomayor, Llorente and Foster, HPCC 2009) as Li et al. take it (seed 001, sections
 III-A, III-B, IV-C). Reads no YAML; imports the slot table, the cloud spec and the job entity.
 
-What it does (docs/leases.md has the worked examples):
+What it does (docs/federation.md; tests/federation/test_lease_scheduler.py has the worked examples):
 
 - **Image transfer.** Before a lease or task first runs, its disk image is sent to its VMs:
   ``S_I / b`` seconds on the VMs (booked in the slot table, then ``dc.start``).

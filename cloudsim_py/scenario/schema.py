@@ -189,8 +189,8 @@ def _path(ctx: _Ctx, value: Any, path: str, base_dir: str, env: Mapping[str, str
 
 
 def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mapping[str, str]) -> Scenario:
-    """A cloud system (``federation``) running ``dags`` or ``leases`` (docs/federation.md,
-    docs/leases.md): the sections, then what spans them (policies, task types, sizes)."""
+    """A cloud system (``federation``) running ``dags`` or ``leases`` (docs/federation.md): the
+    sections, then what spans them (policies, task types, sizes)."""
     from ..brokers.base import broker_registry
     from ..brokers.federated import FederatedScheduler
     from ..brokers.leases import LeaseScheduler
