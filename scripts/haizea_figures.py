@@ -59,7 +59,7 @@ def main() -> None:
                 for key in ("be_done", "be_avg_slowdown", "ar_rejected", "be_preempted", "gap_starts", "ar_avg_delay")}
             for k, v in by.items()}
     lines = ["| ARs (% of work) | all BE done, suspend (days) | wait (days) | no ARs (days) | "
-             "BE slowdown, suspend | wait | no ARs | suspended BE leases (suspend) | ARs refused (suspend / wait) | "
+             "BE slowdown, suspend | wait | no ARs | BE leases started in a gap and suspended (suspend) | ARs refused (suspend / wait) | "
              "AR delay, wait (s) |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for s in shares:
