@@ -225,3 +225,20 @@ def test_the_command_line_validates_and_runs_a_cloud_scenario(tmp_path, capsys):
     assert main(["run", str(path)]) == 0
     out = capsys.readouterr().out
     assert "avg job execution time (s)" in out and "50.00" in out
+
+
+def test_the_scenario_examples_of_docs_federation_md_are_valid(tmp_path, lease_file):
+    # Both YAML examples of the scenario-keys section load as written (the lease one reads the
+    # shared Blue files, through $CLOUDSIM_PY_LEASES).
+    import re
+    from pathlib import Path
+
+    lease_file("blue-30days/30days.swf")
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "federation.md").read_text()
+    dag_example, lease_example = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    sc = load_scenario(write(tmp_path, dag_example, "dags.yaml"))
+    assert [b.policy for b in sc.brokers] == ["fdls", "fdmms"] and sc.dags.model["jobs"] == 64
+    from cloudsim_py.workload.shared_data import leases_dir
+
+    sc = load_scenario(write(tmp_path, lease_example, "leases.yaml"), env={"CLOUDSIM_PY_LEASES": leases_dir()})
+    assert sc.brokers[0].params["preemption"] == "suspend" and sc.federation.clouds[0].vms == 144
