@@ -73,7 +73,11 @@ def _cmd_run(args: argparse.Namespace) -> int:
         for line in report.lines():
             print(line, file=sys.stderr)
     hosts = len(runs[0][1].datacenter.hosts)
-    if len(runs) == 1:
+    if scenario.federation is not None:
+        from .federation.report import format_cloud_runs
+
+        print(format_cloud_runs(scenario, runs))
+    elif len(runs) == 1:
         policy, result = runs[0]
         print(format_summary(result.summary, f"{scenario.name}: policy {result.label or policy}, {hosts} hosts, "
                                              f"{scenario.datacenter.tiers} tier(s), seed {scenario.seed}"))
@@ -115,8 +119,19 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .scenario.run import prepared_table
 
     scenario = load_scenario(args.scenario, args.set or ())
-    table, hosts = prepared_table(scenario)
     policies = ", ".join(b.policy for b in scenario.brokers)
+    if scenario.federation is not None:
+        from .federation.report import describe_cloud_scenario
+        from .federation.run import cloud_workload
+
+        items, report = cloud_workload(scenario)
+        print(f"{args.scenario}: valid scenario {scenario.name!r}: {describe_cloud_scenario(scenario)}, "
+              f"policy {policies}, seed {scenario.seed}; {len(items):,} "
+              f"{'DAG jobs' if scenario.dags is not None else 'leases'} read")
+        for line in report:
+            print(line)
+        return 0
+    table, hosts = prepared_table(scenario)
     print(f"{args.scenario}: valid scenario {scenario.name!r}: {len(table):,} jobs on {hosts} hosts "
           f"x {scenario.datacenter.tiers} tier(s), policy {policies}, seed {scenario.seed}")
     if table.report is not None:

@@ -270,6 +270,20 @@ class JobLog(DatacenterListener):
         return self._cpu_work
 
 
+class RetainingJobLog(JobLog):
+    """A :class:`JobLog` that also keeps every finished :class:`Job` (``finished``, in finish
+    order): for small runs whose summaries read the jobs themselves (leases and their modes,
+    DAG tasks) and for tests. A long run wants the plain log, which lets the jobs go."""
+
+    def __init__(self, chunk: int = 4096) -> None:
+        super().__init__(chunk)
+        self.finished: list[Job] = []
+
+    def on_finish(self, job: Job) -> None:
+        self.finished.append(job)
+        JobLog.on_finish(self, job)
+
+
 def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,
               unfinished: int = 0, cpu_work: float | None = None, events: int = 0,
               wall_seconds: float = 0.0, warmup: float = 0.0, kills: int | None = None,

@@ -29,7 +29,9 @@ from cloudsim_py.errors import JobError, ScenarioError
 from cloudsim_py.scenario import load_scenario
 
 #: the built-in policies (a test module may register broken ones on purpose)
-POLICIES = sorted(n for n, c in broker_registry.items() if c.__module__.startswith("cloudsim_py."))
+#: every built-in policy that runs a datacenter's rigid jobs (not the cloud-system schedulers)
+POLICIES = sorted(n for n, c in broker_registry.items()
+                  if c.__module__.startswith("cloudsim_py.") and not getattr(c, "cloud_system", False))
 MAX_TIERS = 4
 #: slice length of the slice fidelity: short enough that slices cut most runs, long enough that
 #: a 1e6 s job is 1,700 slices (each one checked)

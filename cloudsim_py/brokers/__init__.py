@@ -8,6 +8,8 @@ from .easy import EasyBroker
 from .ends import EstimatedEnds
 from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
+from .federated import FdlsScheduler, FdmmsScheduler, FederatedScheduler
+from .leases import LeaseScheduler
 from .pect import PectBroker
 from .prio import PrioBroker
 from .queues import FifoQueue, JobQueue, WaitQueue, arrival
@@ -15,6 +17,8 @@ from .spec import BrokerSpec
 
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
            "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "EasyBroker", "EstimatedEnds",
-           "FcfsBroker", "FifoQueue", "JobQueue", "KtcbfBroker", "MigrationBackfillBroker", "PectBroker", "PrioBroker",
+           "FcfsBroker", "FdlsScheduler", "FdmmsScheduler", "FederatedScheduler", "FifoQueue",
+           "JobQueue", "KtcbfBroker", "LeaseScheduler", "MigrationBackfillBroker", "PectBroker",
+           "PrioBroker",
            "WaitQueue", "arrival", "broker_registry", "keep_smallest", "make_broker",
            "register_broker", "take_newest_first"]

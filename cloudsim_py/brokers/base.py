@@ -50,6 +50,9 @@ class Broker(DatacenterListener, ABC):
     queue_type: ClassVar[type[JobQueue]] = FifoQueue
     #: how the datacenter places this broker's jobs when it names no hosts
     placement: ClassVar["Placement | None"] = None
+    #: runs only inside a cloud system built for it (leases, DAG tasks over several clouds),
+    #: not on a plain datacenter's rigid jobs; a scenario checks it
+    cloud_system: ClassVar[bool] = False
 
     dc: "Datacenter"
     queue: Any

@@ -195,6 +195,8 @@ def _set_path(mapping: dict, key: str, value: Any, where: str) -> None:
             if not part.isdigit() or int(part) >= len(node):
                 raise ScenarioError(f"{where}: {here} is a list of {len(node)}; {part!r} is not an index "
                                     "of it (set the whole list instead)")
+            if isinstance(node[int(part)], str) and i == 1 and parts[0] == "broker":
+                node[int(part)] = {"policy": node[int(part)]}    # broker.0.params.x on [fdls, fdmms]
             node = node[int(part)]
             continue
         nxt = node.get(part)

@@ -122,22 +122,31 @@ class SlotTable:
         ``[s, s + duration)`` inside one of its gaps, an interval ``[gap start, gap end - duration]``
         (the last one open-ended). A sweep over the window bounds in time order finds the first
         time ``n`` windows are open."""
-        candidates = self._candidates(vms)
+        candidates = self._candidates(vms) if vms is not None else range(self.n_vms)
         if not (isinstance(n, int) and 1 <= n <= len(candidates)):
             raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(candidates)} candidates")
         if not (duration > 0 and math.isfinite(duration)):
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
         events: list[tuple[float, int, int]] = []   # (time, 0 = window opens / 1 = closes, vm)
+        append = events.append
+        now_open: list[int] = []                    # VMs free over [not_before, + duration)
+        busy_of = self._busy
         for v in candidates:
-            busy = self._busy[v]
             cursor = not_before
-            for s, e, _ in busy.islice(self._first_after(busy, not_before)):
+            for s, e, _ in busy_of[v]:              # few bookings per VM: a plain scan beats bisecting
+                if e <= cursor:
+                    continue                        # over before the cursor
                 if s - cursor >= duration:
-                    events.append((cursor, 0, v))
-                    events.append((s - duration, 1, v))
-                if e > cursor:
-                    cursor = e
-            events.append((cursor, 0, v))
+                    if cursor == not_before:
+                        now_open.append(v)
+                    append((cursor, 0, v))
+                    append((s - duration, 1, v))
+                cursor = e
+            if cursor == not_before:
+                now_open.append(v)
+            append((cursor, 0, v))
+        if len(now_open) >= n:                      # the usual answer: now, on the lowest ids
+            return not_before, tuple(now_open[:n])
         events.sort()
         open_vms: set[int] = set()
         k = 0
@@ -158,6 +167,43 @@ class SlotTable:
     def free_vms(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[int]:
         """Candidate VMs with no reservation meeting ``[start, end)``, in id order."""
         return [v for v in self._candidates(vms) if self._is_free(v, start, end)]
+
+    def free_until(self, t: float, vms: Iterable[int] | None = None) -> dict[int, float]:
+        """The candidate VMs free at ``t`` (in no reservation covering ``t``), each with the start of
+        its next reservation (``inf`` if none), in id order: how long each could be used from ``t``.
+        O(V log m)."""
+        out: dict[int, float] = {}
+        inf = math.inf
+        busy_of = self._busy
+        for v in self._candidates(vms) if vms is not None else range(self.n_vms):
+            until = inf
+            for s, e, _ in busy_of[v]:      # few bookings per VM: a plain scan beats bisecting
+                if e <= t:
+                    continue
+                until = s
+                break
+            if until > t:
+                out[v] = until
+        return out
+
+    def horizons(self, t: float) -> list[float] | None:
+        """For each VM, the time from which it is free for good (the end of its last reservation,
+        or ``t``), provided no VM has a free window before that; else ``None``. Then
+        ``earliest_start(n, d, nb)`` for any ``d`` and ``nb >= t`` is the ``n``-th smallest of
+        ``max(horizon, nb)``, with the lowest VM ids among those free by then (see
+        :func:`earliest_from_horizons`): a scheduler answering many checks against one state
+        computes this once. O(V log m + reservations after ``t``)."""
+        out: list[float] = []
+        for busy in self._busy:
+            end = t
+            for s, e, _ in busy:            # few bookings per VM: a plain scan beats bisecting
+                if e <= end:
+                    continue
+                if s > end:
+                    return None
+                end = e
+            out.append(end)
+        return out
 
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
         """Reservations on the candidate VMs that meet ``[start, end)``, ordered by start time
@@ -250,3 +296,20 @@ class SlotTable:
                 previous_end = e
                 count += 1
         assert count == sum(len(r.vms) for r in by_seq.values())
+
+
+def earliest_from_horizons(horizons: list[float], n: int, not_before: float,
+                           vms: Iterable[int] | None = None) -> tuple[float, tuple[int, ...]]:
+    """:meth:`SlotTable.earliest_start` from :meth:`SlotTable.horizons` (not ``None``), for
+    ``not_before`` at or after the time the horizons were taken: the ``n``-th smallest
+    ``max(horizon, not_before)`` of the candidates, and the lowest ids free by then. O(V log V).
+
+    >>> earliest_from_horizons([5.0, 0.0, 3.0], 2, 1.0)
+    (3.0, (1, 2))
+    """
+    cand = range(len(horizons)) if vms is None else sorted(set(vms))
+    times = sorted(h if h > not_before else not_before for h in (horizons[v] for v in cand))
+    if not 1 <= n <= len(times):
+        raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(times)} candidates")
+    t = times[n - 1]
+    return t, tuple([v for v in cand if horizons[v] <= t][:n])

@@ -27,6 +27,8 @@ from .schema import BrokerSpec, Scenario, slug
 def workload_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     """The scenario's raw workload table and the machine size to simulate."""
     w = scenario.workload
+    if w is None:
+        raise ScenarioError(f"{scenario.source}: workload: none (a cloud system runs its dags or leases)")
     dc = scenario.datacenter
     hosts = dc.host_count if dc.hosts is not None or dc.groups else None
     if w.trace is not None:
@@ -64,6 +66,7 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
     """The cleaned table (estimates set, ``limit`` applied) and the machine size."""
     raw, hosts = workload_table(scenario)
     w = scenario.workload
+    assert w is not None
     try:
         table = prepare(raw, hosts, w.runtime_estimate, w.strict,
                         rng=RandomStreams(scenario.seed)["runtime_estimate"], too_big="keep")
@@ -85,6 +88,7 @@ def prepared_table(scenario: Scenario) -> tuple[WorkloadTable, int]:
 
 def _descriptions(scenario: Scenario, table: WorkloadTable, sim: Simulation) -> Iterator[RigidJob]:
     w = scenario.workload
+    assert w is not None
     descs = descriptions_from_table(table, w.cpu_usage, w.cpu_estimate,
                                     sim.random["cpu_usage"], sim.random["cpu_estimate"])
     if not w.jobs or not any("cpu" in j for j in w.jobs):
@@ -175,7 +179,16 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
     sub-folder named by its label. Every file is written under a temporary name and renamed;
     ``jobs.csv`` is streamed during the run; ``summary.json``, written last, records what is
     needed to rerun (:func:`rerun_record`). A stuck run writes its ``jobs.csv`` (with the
-    unfinished jobs) but no ``summary.json``, and raises."""
+    unfinished jobs) but no ``summary.json``, and raises.
+    A cloud system (``federation``) runs in
+    :func:`cloudsim_py.federation.run.run_cloud_scenario`, under the same output folder rules."""
+    if scenario.federation is not None:
+        from ..federation.run import run_cloud_scenario
+
+        folder = out_dir if out_dir is not None else scenario.output.dir
+        if folder is not None:
+            check_output_folder(folder, force)
+        return run_cloud_scenario(scenario, out_dir, listeners)
     t0 = time.perf_counter()
     out = out_dir if out_dir is not None else scenario.output.dir
     if out is not None:
@@ -278,6 +291,7 @@ def scenario_options(scenario: Scenario, hosts: int | None = None) -> dict:
         dc["hosts"] = hosts
     dc["groups"] = list(dc["groups"])
     w = scenario.workload
+    assert w is not None, "scenario_options is for datacenter scenarios (a cloud system has none)"
     usage = w.cpu_usage
     estimate: Any = w.cpu_estimate.kind if w.cpu_estimate.kind != "error" else {"error": w.cpu_estimate.error}
     workload = {
@@ -314,7 +328,7 @@ def rerun_record(scenario: Scenario, hosts: int | None = None) -> dict:
 
     from .. import __version__
 
-    trace = scenario.workload.trace
+    trace = scenario.workload.trace if scenario.workload is not None else None
     return {
         "cloudsim_py": __version__, "python": platform.python_version(), "numpy": np.__version__,
         "scenario_file": scenario.source, "overrides": list(scenario.overrides),

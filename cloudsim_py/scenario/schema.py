@@ -14,14 +14,17 @@ import attrs
 from ..brokers.spec import BrokerSpec
 from ..class_metrics import ClassesSpec
 from ..errors import PolicyError, ScenarioError, SpecError
+from ..federation.spec import FederationSpec
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import MetricsSpec
 from ..validate import boolean, integer, kind, text
+from ..workload.dag_spec import DagWorkloadSpec
+from ..workload.lease_spec import LeaseWorkloadSpec
 from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 
-__all__ = ["BrokerSpec", "DatacenterSpec", "MetricsSpec", "OutputSpec", "Scenario",
-           "WorkloadSpec", "build_scenario", "expand_env"]
+__all__ = ["BrokerSpec", "DagWorkloadSpec", "DatacenterSpec", "FederationSpec", "LeaseWorkloadSpec",
+           "MetricsSpec", "OutputSpec", "Scenario", "WorkloadSpec", "build_scenario", "expand_env"]
 
 
 @attrs.define(slots=True, frozen=True)
@@ -35,10 +38,11 @@ class OutputSpec:
 
 @attrs.define(slots=True, frozen=True)
 class Scenario:
-    """A whole experiment: one workload on one datacenter under one or more brokers."""
+    """A whole experiment: one workload on one datacenter under one or more brokers; or a cloud
+    system (``federation``) running DAG jobs (``dags``) or leases (``leases``)."""
 
     name: str = attrs.field(validator=text())
-    workload: WorkloadSpec
+    workload: WorkloadSpec | None = None
     seed: int = attrs.field(default=0, validator=integer(0, 2**63 - 1))
     datacenter: DatacenterSpec = DatacenterSpec()
     brokers: tuple[BrokerSpec, ...] = (BrokerSpec(),)
@@ -59,6 +63,9 @@ class Scenario:
     def labels(self) -> tuple[str, ...]:
         """How results name each broker (unique: checked when the scenario is built)."""
         return tuple(b.name for b in self.brokers)
+    federation: FederationSpec | None = None    #: clouds (with dags or leases instead of workload)
+    dags: DagWorkloadSpec | None = None
+    leases: LeaseWorkloadSpec | None = None
 
 
 class _Ctx:
@@ -218,7 +225,8 @@ def slug(label: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in label)
 
 
-TOP_KEYS = ("name", "seed", "plugins", "datacenter", "workload", "broker", "metrics", "output")
+TOP_KEYS = ("name", "seed", "plugins", "datacenter", "workload", "broker", "metrics", "output",
+            "federation", "dags", "leases")
 
 
 def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, int] | None = None,
@@ -230,8 +238,11 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     env = os.environ if env is None else env
     raw = _keys(ctx, data, "", TOP_KEYS)
     plugins, modules = _plugins(ctx, raw.get("plugins", []), base_dir)
+    if any(k in raw for k in ("federation", "dags", "leases")):
+        return _cloud_scenario(ctx, raw, source, base_dir, env, plugins, modules, overrides)
     if "workload" not in raw:
-        raise ctx.error("workload", "a scenario needs a workload (trace, model or jobs)")
+        raise ctx.error("workload", "a scenario needs a workload (trace, model or jobs), or a federation "
+                                    "with dags or leases")
     name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
     seed = raw.get("seed", 0)
     dc = ctx.spec(DatacenterSpec, _keys(ctx, raw.get("datacenter", {}), "datacenter",
@@ -269,6 +280,9 @@ def _check_tiers(ctx: _Ctx, dc: DatacenterSpec, brokers: tuple[BrokerSpec, ...],
     for i, spec in enumerate(brokers):
         cls = broker_registry.get(spec.policy)
         path = f"broker.{i}.policy" if listed else "broker.policy"
+        if getattr(cls, "cloud_system", False):
+            raise ctx.error(path, f"policy {spec.policy!r} runs a cloud system, not a datacenter's jobs: "
+                                  "give federation with dags or leases (docs/federation.md)")
         if getattr(cls, "min_tiers", 1) > dc.tiers:
             raise ctx.error(path, f"policy {spec.policy!r} needs at least {cls.min_tiers} tiers; "
                                   f"datacenter.tiers is {dc.tiers}")
@@ -276,3 +290,87 @@ def _check_tiers(ctx: _Ctx, dc: DatacenterSpec, brokers: tuple[BrokerSpec, ...],
         if most is not None and dc.tiers > most:
             raise ctx.error(path, f"policy {spec.policy!r} uses at most {most} tiers; "
                                   f"datacenter.tiers is {dc.tiers}")
+
+
+def _path(ctx: _Ctx, value: Any, path: str, base_dir: str, env: Mapping[str, str]) -> Any:
+    if not isinstance(value, str) or not value:
+        return value
+    return os.path.normpath(os.path.join(base_dir, os.path.expanduser(expand_env(ctx, value, path, env))))
+
+
+def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mapping[str, str],
+                    plugins: tuple[str, ...], modules: dict[str, str], overrides: tuple[str, ...]) -> Scenario:
+    """A cloud system (``federation``) running ``dags`` or ``leases`` (docs/federation.md): the
+    sections, then what spans them (policies, task types, sizes)."""
+    from ..brokers.base import broker_registry
+    from ..brokers.federated import FederatedScheduler
+    from ..brokers.leases import LeaseScheduler
+
+    if "federation" not in raw:
+        raise ctx.error("federation", "dags and leases run on clouds: give federation (vm_types, clouds)")
+    if "workload" in raw:
+        raise ctx.error("workload", "a cloud system runs dags or leases, not workload")
+    if "datacenter" in raw:
+        raise ctx.error("datacenter", "a cloud system's datacenters are its federation.clouds")
+    if ("dags" in raw) == ("leases" in raw):
+        raise ctx.error("dags" if "dags" in raw else "federation",
+                        "give exactly one of dags or leases for the clouds to run")
+    fed = ctx.spec(FederationSpec, _keys(ctx, raw["federation"], "federation", _fields(FederationSpec)),
+                   "federation")
+    name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
+    seed = raw.get("seed", 0)
+    dags = leases = None
+    if "dags" in raw:
+        d = _keys(ctx, raw["dags"], "dags", _fields(DagWorkloadSpec))
+        if isinstance(d.get("workflows"), list):
+            d["workflows"] = [_path(ctx, w, f"dags.workflows.{i}", base_dir, env) if isinstance(w, str) else
+                              {**w, "path": _path(ctx, w.get("path"), f"dags.workflows.{i}.path", base_dir, env)}
+                              if isinstance(w, Mapping) else w for i, w in enumerate(d["workflows"])]
+        dags = ctx.spec(DagWorkloadSpec, d, "dags")
+        types = fed.matrix.task_types() if fed.matrix is not None else None
+        try:
+            dags.check_platform(types, len(fed.clouds), max(c.vms * c.vm_type.cpus for c in fed.clouds))
+        except SpecError as exc:
+            err = exc.within("dags")
+            raise ctx.error(err.path, err.message) from None
+        base: type = FederatedScheduler
+        default, what = "fdls", "a cloud-system policy (fdls, fdmms)"
+    else:
+        lr = _keys(ctx, raw["leases"], "leases", _fields(LeaseWorkloadSpec))
+        for key in ("lwf", "swf", "injected"):
+            if key in lr:
+                lr[key] = _path(ctx, lr[key], f"leases.{key}", base_dir, env)
+        leases = ctx.spec(LeaseWorkloadSpec, lr, "leases")
+        if len(fed.clouds) != 1:
+            raise ctx.error("federation.clouds", f"a lease workload runs on one cloud; {len(fed.clouds)} are given")
+        cloud = fed.clouds[0]
+        for i, lease in enumerate(leases.requests or ()):
+            vms = lease.nodes * cloud.vm_type.vms_for(lease.cpus_per_node)
+            if vms > cloud.vms:
+                raise ctx.error(f"leases.requests.{i}.nodes", f"lease {lease.id} asks {vms} VMs, more than cloud "
+                                                              f"{cloud.name!r} has ({cloud.vms})")
+        base = LeaseScheduler
+        default, what = "leases", "a lease scheduler (leases)"
+    broker_raw = raw.get("broker", {"policy": default})
+    listed = isinstance(broker_raw, list)
+    if listed and not broker_raw:
+        raise ctx.error("broker", "an empty list of brokers")
+    brokers = tuple(_broker(ctx, b, f"broker.{i}", modules) for i, b in enumerate(broker_raw)) if listed else \
+        (_broker(ctx, broker_raw, "broker", modules),)
+    _unique_labels(ctx, brokers)
+    for i, spec in enumerate(brokers):
+        cls = broker_registry.get(spec.policy)
+        ok = isinstance(cls, type) and issubclass(cls, base)
+        if base is LeaseScheduler and ok and issubclass(cls, FederatedScheduler):
+            ok = False
+        if not ok:
+            raise ctx.error(f"broker.{i}.policy" if listed else "broker.policy",
+                            f"policy {spec.policy!r} cannot run {'dags' if dags else 'leases'}: give {what}")
+    metrics = ctx.spec(MetricsSpec, _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec)), "metrics")
+    out_raw = _keys(ctx, raw.get("output", {}), "output", _fields(OutputSpec))
+    if "dir" in out_raw:
+        out_raw["dir"] = expand_env(ctx, out_raw["dir"], "output.dir", env)
+    output = ctx.spec(OutputSpec, out_raw, "output")
+    return ctx.spec(Scenario, dict(name=name, seed=seed, brokers=brokers, metrics=metrics, output=output,
+                                   source=source, base_dir=base_dir, federation=fed, dags=dags, leases=leases,
+                                   plugins=plugins, overrides=tuple(overrides)), "")

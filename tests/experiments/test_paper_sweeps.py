@@ -23,6 +23,13 @@ RUNS = {
     "sodan2009-fig7-vm.yaml": (69, []),           # (3 + 4 + 6 + 2 x 5) points x 3 seeds
     "sodan2009-fig6-adaptive.yaml": (18, []),     # 6 variants x 3 seeds
     "sodan2009-pect-shares.yaml": (33, []),       # (2 x 5 + 1) F_A points x 3 seeds
+    "li-fig1-loose.yaml": (110, []),              # 11 alphas x 10 seeds (fdls and fdmms in each run)
+    "li-fig2-tight.yaml": (110, []),
+    "haizea-blue-ar.yaml": (145, []),             # 72 AR files x 2 preemption modes + no ARs
+}
+#: file -> the shared lease files it reads (through $CLOUDSIM_PY_LEASES)
+LEASE_FILES = {
+    "haizea-blue-ar.yaml": ["blue-30days/30days.swf", "blue-30days/injected/work_30-dur_4h-size_3large.lwf"],
 }
 
 
@@ -31,8 +38,15 @@ def test_every_paper_sweep_is_listed():
 
 
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_paper_sweep_expands_to_valid_runs(name):
+def test_paper_sweep_expands_to_valid_runs(name, monkeypatch):
     runs, traces = RUNS[name]
+    if name in LEASE_FILES:
+        from cloudsim_py.workload.shared_data import leases_dir
+
+        for f in LEASE_FILES[name]:
+            if not (Path(leases_dir()) / f).is_file():
+                pytest.skip(f"lease file {f} not found in {leases_dir()} (set CLOUDSIM_PY_LEASES)")
+        monkeypatch.setenv("CLOUDSIM_PY_LEASES", leases_dir())
     if traces is None:   # every trace named by scenarios/traces/*.yaml (".../traces}/NAME")
         for scenario in (REPO / "scenarios" / "traces").glob("*.yaml"):
             text = scenario.read_text()

@@ -148,3 +148,38 @@ def test_only_runs_a_subset_with_the_ids_of_the_whole_sweep(tmp_path, small_swee
     (row,) = read_results(path)
     assert row["run_id"] == sweep.expand()[4].run_id
     assert run_sweep(sweep, path, backend=LocalBackend(1)).skipped == 1
+
+
+def test_a_sweep_runs_a_cloud_system_scenario_with_one_row_per_policy(tmp_path):
+    # The 3-task chain of tests/federation/test_federation.py (A on c0 to 12, B on c1 to 36, C
+    # on c0 to 50) as the base, FDLS and FDMMS in every run, alpha 0 and 1 for both: 2 runs, 4
+    # rows, every one 50 s (one job alone: every estimate comes true, the feedback gap stays 0).
+    base = write(tmp_path, "chain.yaml", """\
+        federation:
+          vm_types:
+            v0: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 32}
+            v1: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 32}
+          clouds: [{name: c0, vm_type: v0, vms: 2}, {name: c1, vm_type: v1, vms: 2}]
+          inter_cloud_mbps: 8
+          matrix: {times: {a: {v0: 10, v1: 40}, b: {v0: 50, v1: 20}, c: {v0: 10, v1: 30}}}
+        dags:
+          jobs:
+            - id: chain
+              cloud: 0
+              tasks: {A: {type: a, image_mb: 64}, B: {type: b, image_mb: 64}, C: {type: c, image_mb: 64}}
+              edges: [[A, B, 16], [B, C, 16]]
+        broker: [fdls, fdmms]
+        """)
+    sweep = write(tmp_path, "s.yaml", """\
+        base: chain.yaml
+        zip:
+          broker.0.params.alpha: [0.0, 1.0]
+          broker.1.params.alpha: [0.0, 1.0]
+        """)
+    assert base.exists()
+    result = run_sweep(load_sweep(sweep), str(tmp_path / "r.csv"), backend=LocalBackend(1))
+    assert result.ran == 2 and result.failed == 0
+    rows = read_results(result.path)
+    assert [(r["policy"], r["broker.0.params.alpha"]) for r in rows] == [
+        ("fdls", 0.0), ("fdmms", 0.0), ("fdls", 1.0), ("fdmms", 1.0)]
+    assert {r["avg_job_time"] for r in rows} == {50.0} and {r["dag_jobs_finished"] for r in rows} == {1}

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.federation.slottable import Reservation, SlotTable
+from cloudsim_py.federation.slottable import earliest_from_horizons, Reservation, SlotTable
 
 
 # -- hand cases -------------------------------------------------------------------------------
@@ -57,6 +57,25 @@ def test_shorten_frees_the_slots_from_the_new_end():
     table.reserve("be", [0], 0.0, 3600.0)
     assert table.shorten("be", 2700.0) == Reservation("be", (0,), 0.0, 2700.0)
     assert table.earliest_start(1, 900.0) == (2700.0, (0,))
+
+
+def test_free_until_gives_each_free_vm_the_start_of_its_next_reservation():
+    table = SlotTable(3)
+    table.reserve("a", [0], 0.0, 10.0)      # VM 0 busy at 5
+    table.reserve("b", [1], 20.0, 30.0)     # VM 1 free at 5 until 20
+    table.reserve("c", [2], 0.0, 5.0)       # VM 2 free from 5 (half-open), nothing after
+    assert table.free_until(5.0) == {1: 20.0, 2: float("inf")}
+    assert table.free_until(5.0, [0, 1]) == {1: 20.0}
+
+
+def test_horizons_are_when_each_vm_is_free_for_good_unless_one_has_a_window_before():
+    table = SlotTable(2)
+    table.reserve("a", [0], 0.0, 10.0)
+    table.reserve("b", [0], 10.0, 20.0)     # back to back: VM 0 free for good from 20
+    table.reserve("c", [1], 5.0, 8.0)       # VM 1 free over [0, 5): a window
+    assert table.horizons(0.0) is None
+    assert table.horizons(5.0) == [20.0, 8.0]
+    assert earliest_from_horizons([20.0, 8.0], 1, 5.0) == table.earliest_start(1, 100.0, 5.0) == (8.0, (1,))
 
 
 def test_release_frees_everything():
@@ -134,6 +153,15 @@ class Brute:
             if len(free) >= n:
                 return t, tuple(free[:n])
 
+    def free_until(self, t, cand):
+        out = {}
+        for v in cand:
+            if any(v in vms and st_ <= t < en for vms, st_, en in self.res.values()):
+                continue
+            later = [st_ for vms, st_, en in self.res.values() if v in vms and st_ > t]
+            out[v] = min(later, default=float("inf"))
+        return out
+
     def overlapping(self, s, e, cand):
         hits = [(st_, k, rid) for k, (rid, (vms, st_, en)) in enumerate(self.res.items())
                 if st_ < e and s < en and set(vms) & set(cand)]
@@ -174,6 +202,10 @@ class SlotTableMachine(RuleBasedStateMachine):
             n = len(candidates)
         got = self.table.earliest_start(n, duration, not_before, cand)
         assert got == self.brute.earliest(n, duration, not_before, candidates)
+        for t in (0, not_before):
+            horizons = self.table.horizons(t)
+            if horizons is not None and t <= not_before:
+                assert earliest_from_horizons(horizons, n, not_before, cand) == got
         rid = self._new_id()
         t, vms = got
         self.table.reserve(rid, vms, t, t + duration)
@@ -201,6 +233,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         end = start + length
         assert [r.id for r in self.table.overlapping(start, end, cand)] == self.brute.overlapping(start, end, candidates)
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
+        assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
 
     @invariant()
     def consistent(self):

@@ -45,7 +45,7 @@ def test_wrong_type_names_the_key(tmp_path):
 
 def test_unknown_policy_lists_the_known_ones(tmp_path):
     path = write(tmp_path, BASE.replace("policy: easy", "policy: eazy"))
-    with pytest.raises(ScenarioError, match=r"s\.yaml:8: broker\.policy: unknown policy 'eazy'; known: acfcfs, ambf, amcbf, ccfcfs, cmbf, cmcbf, conservative, easy, fcfs, ktcbf"):
+    with pytest.raises(ScenarioError, match=r"s\.yaml:8: broker\.policy: unknown policy 'eazy'; known: acfcfs, ambf, amcbf, ccfcfs, cmbf, cmcbf, conservative, easy, fcfs, fdls, fdmms, ktcbf, leases"):
         load_scenario(path)
 
 
@@ -275,3 +275,10 @@ def test_a_trace_with_a_nan_field_fails_before_any_simulation(tmp_path):
     path = write(tmp_path, "name: t\ndatacenter: {hosts: 4}\nworkload: {trace: t.swf}\n")
     with pytest.raises(CloudSimError, match=r"t\.swf:2: field 4 \(run\) is not a finite number"):
         run_scenario(load_scenario(path))
+
+
+@pytest.mark.parametrize("policy", ["fdls", "fdmms", "leases"])
+def test_a_cloud_system_policy_on_a_datacenter_workload_names_the_key(tmp_path, policy):
+    path = write(tmp_path, BASE.replace("broker: {policy: easy}", f"broker: {{policy: {policy}}}"))
+    with pytest.raises(ScenarioError, match=rf"broker\.policy: policy '{policy}' runs a cloud system"):
+        load_scenario(path)

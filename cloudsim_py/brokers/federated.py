@@ -1,0 +1,577 @@
+"""The schedulers of a cloud system (Li et al., seed 001): one per cloud, each a lease scheduler of
+its own VMs that also owns the DAG jobs submitted to its cloud and sends their tasks to clouds,
+talking to the others only by messages. FDLS and FDMMS are the two ways an owner picks the next
+task and its cloud. Reads no YAML; imports the lease scheduler, the DAG helpers and the
+execution model.
+
+**Protocol** (section III-A; every message has the simulation's latency):
+
+- ``Check`` - a *task-checking request*: the owner asks every other scheduler, for each task it
+  is deciding about, the earliest time all the task's resources are available there
+  (``LeaseScheduler.quote``: ``n`` VMs free for image transfer + execution, from when the
+  task's input data can be there); ``Quotes`` is the answer. The owner answers for its own
+  cloud itself.
+- ``Transfer`` - the owner sends a task to a cloud; ``Answer`` accepts it (a best-effort task
+  joins the queue; an AR task is reserved) or rejects it (the cloud is too small, or an AR task
+  cannot be reserved by the time it was quoted: its quote counts what best-effort work holds as
+  available, but that work may not be suspendable in time); a rejected task is decided again
+  and sent without a promise (the cloud reserves it when it can).
+- ``Done`` - the cloud that ran a task tells its owner when it finished.
+
+**Estimates and feedback** (IV-D): the estimated finish of task ``T`` on cloud ``C`` is
+``quote_C + S_I / b_C + ETM(T, C) + alpha x gap_C``, where ``gap_C`` is the latest difference
+between actual and estimated (without the feedback term) finish of this owner's tasks on ``C``.
+``alpha = 0`` turns feedback off.
+
+**Policies**: ``fdls`` (Algorithm 1): each job has a CPOP priority list (Topcuoglu et al. 2002,
+``rank_u + rank_d`` with costs averaged over the clouds); the owner sends, one at a time, the
+top task of a job's list once all its predecessors are done, to the cloud with the earliest
+estimated finish; jobs are served in arrival order; the list waits while its top is not ready
+(``strict=False``: the highest-priority ready task goes instead). ``fdmms`` (Algorithm 2): the mappable set is
+every task of the owner's jobs whose predecessors are all done; each round every one of them is
+checked on every cloud and the task-cloud pair with the earliest estimated finish is assigned;
+the set is recomputed as tasks finish.
+
+**Data**: a task's input comes from each predecessor's cloud, ``data_mb / bandwidth`` after the
+predecessor finished (zero inside one cloud); the bandwidth between clouds is the federation's
+``inter_cloud_mbps`` (default: the smaller of the two VM types' bandwidths).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from itertools import count
+from typing import Any, Hashable, Iterator, NamedTuple, Sequence
+
+import attrs
+
+from ..errors import PlatformError, PolicyError
+from ..federation.cloud import CloudSpec
+from ..federation.matrix import ExecutionModel
+from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list, released_by
+from ..workload.dag_task import TaskJob
+from ..workload.job import Job
+from ..workload.lease import LeaseMode
+from .base import register_broker
+from .leases import LeaseScheduler, Plan
+
+log = logging.getLogger(__name__)
+
+INF = math.inf
+NAN = math.nan
+#: an owner's view of a task: predecessors running, ready to be sent, being decided or sent, done
+BLOCKED, READY, SENT, DONE = range(4)
+
+
+# -- the owner's bookkeeping ---------------------------------------------------------------------
+
+@attrs.define(slots=True, eq=False, repr=False)
+class TaskOrder:
+    """One task of a DAG job, as its owner tracks it (travels in messages as a handle)."""
+
+    run: "DagRun"
+    task: Hashable
+    id: int
+    cpus: float
+    image_mb: float
+    memory_mb: float
+    state: int = BLOCKED
+    cloud: int = -1                 #: where it was sent
+    estimate: float = NAN           #: estimated finish there, without the feedback term
+    finish: float = NAN
+    rejections: int = 0
+
+    @property
+    def ar(self) -> bool:
+        return self.run.dag.mode is LeaseMode.AR
+
+    def __repr__(self) -> str:
+        return f"TaskOrder(job {self.run.dag.id}, task {self.task!r}, id {self.id})"
+
+
+@attrs.define(slots=True, eq=False, repr=False)
+class DagRun:
+    """A DAG job at its owner: its tasks, what is done, its priority list (FDLS)."""
+
+    dag: DagJob
+    number: int                     #: arrival number in the whole system
+    owner: int
+    orders: dict[Hashable, TaskOrder]
+    left: int
+    done: set = attrs.field(factory=set)
+    finish: float = NAN
+    plist: list = attrs.field(factory=list)
+    ptr: int = 0
+
+    def __repr__(self) -> str:
+        return f"DagRun(job {self.dag.id}, {self.left} tasks left)"
+
+
+@attrs.define(slots=True, eq=False)
+class DagLog:
+    """Outcome of every DAG job of a cloud system: ``(job id, owner, submit, finish, tasks, ar)``
+    of the finished ones, ``(job id, reason)`` of the refused ones."""
+
+    finished: list[tuple[Hashable, int, float, float, int, bool]] = attrs.field(factory=list)
+    rejected: list[tuple[Hashable, str]] = attrs.field(factory=list)
+    submitted: int = 0
+
+    def job_times(self) -> list[float]:
+        """Each finished job's execution time: its last task's finish minus its submission."""
+        return [f - s for _, _, s, f, _, _ in self.finished]
+
+    def summary(self) -> dict[str, float]:
+        times = self.job_times()
+        n = len(times)
+        ar = [f - s for _, _, s, f, _, a in self.finished if a]
+        be = [f - s for _, _, s, f, _, a in self.finished if not a]
+        return {
+            "dag_jobs_submitted": self.submitted,
+            "dag_jobs_finished": n,
+            "dag_jobs_rejected": len(self.rejected),
+            "avg_job_time": math.fsum(times) / n if n else NAN,
+            "max_job_time": max(times) if n else NAN,
+            "avg_job_time_ar": math.fsum(ar) / len(ar) if ar else NAN,
+            "avg_job_time_be": math.fsum(be) / len(be) if be else NAN,
+            "dag_makespan": (max(f for _, _, _, f, _, _ in self.finished)
+                             - min(s for _, _, s, _, _, _ in self.finished)) if n else NAN,
+        }
+
+
+@attrs.define(slots=True, eq=False)
+class Federation:
+    """What every scheduler of one cloud system shares: the clouds (public: VM types and sizes),
+    the execution model (the ETM is known to all, Algorithms 1-2 "Require"), the bandwidth
+    between clouds, the schedulers to address messages to, task ids and the jobs' log."""
+
+    clouds: Sequence[CloudSpec]
+    model: ExecutionModel
+    inter_cloud_mbps: float | None = None
+    schedulers: list["FederatedScheduler"] = attrs.field(factory=list)
+    log: DagLog = attrs.field(factory=DagLog)
+    ids: Iterator[int] = attrs.field(factory=lambda: count(1))
+    messages: int = 0
+
+    def bandwidth(self, a: int, b: int) -> float:
+        """MB/s between clouds ``a`` and ``b`` (``inf`` inside one cloud)."""
+        if a == b:
+            return INF
+        if self.inter_cloud_mbps is not None:
+            return self.inter_cloud_mbps
+        return min(self.clouds[a].vm_type.bandwidth_mbps, self.clouds[b].vm_type.bandwidth_mbps)
+
+    def mean_bandwidth(self) -> float:
+        """The bandwidth CPOP's average communication cost uses (between two different clouds)."""
+        n = len(self.clouds)
+        if n == 1:
+            return self.inter_cloud_mbps or self.clouds[0].vm_type.bandwidth_mbps
+        pairs = [self.bandwidth(a, b) for a in range(n) for b in range(n) if a != b]
+        return len(pairs) / math.fsum(1.0 / x for x in pairs)
+
+
+# -- messages ------------------------------------------------------------------------------------
+
+class Check(NamedTuple):
+    round: int
+    items: tuple[tuple[TaskOrder, float], ...]      #: (task, not before on the receiver)
+
+
+class Quotes(NamedTuple):
+    round: int
+    starts: tuple[float, ...]
+
+
+class Transfer(NamedTuple):
+    order: TaskOrder
+    not_before: float
+    quote: float
+
+
+class Answer(NamedTuple):
+    order: TaskOrder
+    accepted: bool
+    reason: str
+
+
+class Done(NamedTuple):
+    order: TaskOrder
+    finish: float
+    cloud: int
+
+
+@attrs.define(slots=True, eq=False)
+class _Round:
+    id: int
+    orders: list[TaskOrder]
+    not_before: list[list[float]]             #: [cloud][task]
+    quotes: dict[int, tuple[float, ...]]      #: cloud -> starts
+    waiting: int
+
+
+class FederatedScheduler(LeaseScheduler):
+    """A cloud's scheduler in a cloud system; subclasses choose the next task (``_candidates``)
+    and the task-cloud pair (``_pick``). ``alpha``: the feedback constant; ``ar_slack``: how
+    much later than quoted (s) an AR task may still be reserved before it is rejected."""
+
+    def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, preemption: str = "suspend",
+                 backfill: bool = True, migrate: bool = True, fill_gaps: bool = True) -> None:
+        super().__init__(preemption=preemption, backfill=backfill, migrate=migrate, fill_gaps=fill_gaps)
+        for key, value in (("alpha", alpha), ("ar_slack", ar_slack)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < INF:
+                raise ValueError(f"{key} must be a number >= 0, got {value!r}")
+        self.alpha = float(alpha)
+        self.ar_slack = float(ar_slack)
+        self.federation: Federation | None = None
+        self.index = -1
+        # counters
+        self.rounds = 0
+        self.transfers_rejected = 0
+
+    def join(self, federation: Federation, index: int) -> None:
+        """Take part in ``federation`` as cloud ``index`` (called by the builder)."""
+        self.federation = federation
+        self.index = index
+        self.use_cloud(federation.clouds[index])
+        self._runs: dict[DagRun, None] = {}
+        self._ready: dict[TaskOrder, None] = {}
+        self._gap = [0.0] * len(federation.clouds)
+        self._round: _Round | None = None
+        self._round_ids = count(1)
+        self._cache: dict[tuple, float] = {}
+        self._cache_version = -1
+        self._preset: dict[Job, Any] = {}
+
+    # ------------------------------------------------------------------ cost model
+    def _fed(self) -> Federation:
+        if self.federation is None:
+            raise PolicyError(f"policy {self.name!r} runs in a cloud system: build it with "
+                              "cloudsim_py.federation.builder.build_federation")
+        return self.federation
+
+    def _exec(self, order: TaskOrder, cloud: int) -> float:
+        fed = self._fed()
+        return fed.model.time(order.run.dag, order.task, fed.clouds[cloud].vm_type)
+
+    def _vms(self, order: TaskOrder, cloud: int) -> int:
+        return self._fed().clouds[cloud].vm_type.vms_for(order.cpus)
+
+    def _not_before(self, order: TaskOrder, cloud: int) -> float:
+        """When the task's input can be on ``cloud``: each predecessor's finish plus its data's
+        transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
+        run = order.run
+        dag = run.dag
+        t = dag.start if dag.start is not None else dag.submit_time
+        fed = self._fed()
+        for p in dag.graph.pred[order.task]:
+            src = run.orders[p]
+            data = dag.data_mb(p, order.task)
+            arrive = src.finish + (data / fed.bandwidth(src.cloud, cloud) if data else 0.0)
+            if arrive > t:
+                t = arrive
+        return t
+
+    def quote_order(self, order: TaskOrder, not_before: float) -> float:
+        """This cloud's answer to a task-checking request (cached while the bookings stay the
+        same)."""
+        if self.version != self._cache_version:
+            self._cache.clear()
+            self._cache_version = self.version
+        i = self.index
+        n = self._vms(order, i)
+        cloud = self._fed().clouds[i]
+        dur = cloud.transfer_s(order.image_mb) + self._exec(order, i)
+        key = (n, dur, not_before, order.ar)
+        got = self._cache.get(key)
+        if got is None:
+            got = self._cache[key] = self.quote(n, dur, not_before, order.ar)
+        return got
+
+    # ------------------------------------------------------------------ jobs arriving
+    def submit_dag(self, dag: DagJob) -> None:
+        """A DAG job submitted to this cloud: partition it into tasks (section III-A)."""
+        fed = self._fed()
+        fed.log.submitted += 1
+        clouds = fed.clouds
+        try:
+            fed.model.check(dag, [c.vm_type for c in clouds])
+        except PlatformError as exc:
+            fed.log.rejected.append((dag.id, str(exc)))
+            log.warning("job %s refused: %s", dag.id, exc)
+            return
+        orders: dict[Hashable, TaskOrder] = {}
+        run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
+        nodes = dag.graph.nodes
+        for task in dag.order:
+            data = nodes[task]
+            cpus = float(data.get("cpus", 1))
+            if not any(c.vm_type.vms_for(cpus) <= c.vms for c in clouds):
+                fed.log.rejected.append((dag.id, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has"))
+                return
+            orders[task] = TaskOrder(run, task, next(fed.ids), cpus, float(data.get("image_mb", 0.0)),
+                                     float(data.get("memory_mb", 0.0)))
+        self._prepare(run)
+        self._runs[run] = None
+        for task in dag.entry_tasks():
+            self._make_ready(orders[task])
+        self.dc.request_pass()
+
+    def _prepare(self, run: DagRun) -> None:
+        """Per-job work of the policy at submission (FDLS: the priority list)."""
+
+    def _make_ready(self, order: TaskOrder) -> None:
+        order.state = READY
+        self._ready[order] = None
+
+    # ------------------------------------------------------------------ the owner's rounds
+    def schedule(self, now: float) -> None:
+        self._pass(now)
+        self._dispatch(now)
+
+    def _candidates(self) -> list[TaskOrder]:
+        raise NotImplementedError
+
+    def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
+        """``(task index, cloud)`` to assign from the estimated finishes ``efts[task][cloud]``."""
+        raise NotImplementedError
+
+    def _dispatch(self, now: float) -> None:
+        """Start rounds of task-checking requests while there are tasks to decide and no round
+        is waiting for answers."""
+        fed = self._fed()
+        clouds = len(fed.clouds)
+        while self._round is None:
+            orders = self._candidates()
+            if not orders:
+                return
+            self.rounds += 1
+            nbs = [[self._not_before(o, c) for o in orders] for c in range(clouds)]
+            rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
+            self._round = rnd
+            for c, peer in enumerate(fed.schedulers):
+                if c != self.index:
+                    fed.messages += 1
+                    self.send(peer, Check(rnd.id, tuple(zip(orders, nbs[c]))))
+            if rnd.waiting == 0:
+                self._decide(now)
+
+    def _decide(self, now: float) -> None:
+        rnd = self._round
+        assert rnd is not None
+        fed = self._fed()
+        rnd.quotes[self.index] = tuple(self.quote_order(o, nb) for o, nb in zip(rnd.orders, rnd.not_before[self.index]))
+        clouds = fed.clouds
+        alpha = self.alpha
+        gap = self._gap
+        raw: list[list[float]] = []
+        efts: list[list[float]] = []
+        for k, order in enumerate(rnd.orders):
+            r_row, e_row = [], []
+            for c, cloud in enumerate(clouds):
+                start = rnd.quotes[c][k]
+                r = start + cloud.transfer_s(order.image_mb) + self._exec(order, c)
+                r_row.append(r)
+                e_row.append(r + alpha * gap[c] if alpha else r)
+            raw.append(r_row)
+            efts.append(e_row)
+        k, c = self._pick(rnd.orders, efts)
+        self._round = None
+        order = rnd.orders[k]
+        if efts[k][c] == INF:
+            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
+        order.state = SENT
+        order.cloud = c
+        order.estimate = raw[k][c]
+        self._ready.pop(order, None)
+        nb = rnd.not_before[c][k]
+        # a task refused once is sent again without a promise: the cloud takes it whenever it can
+        quote = rnd.quotes[c][k] if not order.rejections else INF
+        if c == self.index:
+            ok, reason = self.accept(order, nb, quote)
+            if not ok:
+                self._rejected(order, reason)
+        else:
+            fed.messages += 1
+            self.send(fed.schedulers[c], Transfer(order, nb, quote))
+
+    def _rejected(self, order: TaskOrder, reason: str) -> None:
+        order.rejections += 1
+        order.cloud = -1
+        self._make_ready(order)
+        log.debug("job %s task %r rejected: %s", order.run.dag.id, order.task, reason)
+
+    # ------------------------------------------------------------------ a cloud receiving tasks
+    def accept(self, order: TaskOrder, not_before: float, quote: float) -> tuple[bool, str]:
+        """A task sent here: queue it (best-effort) or reserve it (AR), or say why not."""
+        now = self.dc.now
+        i = self.index
+        n = self._vms(order, i)
+        if n > self.n_vms:
+            self.transfers_rejected += 1
+            return False, f"needs {n} VMs, the cloud has {self.n_vms}"
+        run = order.run
+        desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=self._exec(order, i), job_id=run.dag.id,
+                       task=order.task, mode=LeaseMode.AR if order.ar else LeaseMode.BEST_EFFORT,
+                       image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
+                       owner=run.owner, ref=order)
+        job = Job(desc)
+        if order.ar:
+            p = self._new_plan(job)
+            choice = self.ar_choice(p, now)
+            late = isinstance(choice, str) or choice[0] > quote + self.ar_slack
+            if late:
+                del self._plans[job]
+                self.transfers_rejected += 1
+                return False, (choice if isinstance(choice, str) else
+                               f"the AR task can start at {choice[0]:g}, not {quote:g} as quoted")
+            self._preset[job] = choice
+        self.dc.submit(job)
+        if not order.ar:
+            self._pass(now)         # start it now if it can: later quotes see it
+        return True, ""
+
+    def on_submit(self, job: Job) -> None:
+        p = self._plans.get(job)
+        if p is None:
+            super().on_submit(job)
+        elif isinstance(job.desc, TaskJob) and job.desc.mode is LeaseMode.AR:
+            self._admit_ar(p, self._preset.pop(job))
+
+    def on_message(self, message: Any) -> None:
+        payload = message.payload
+        fed = self._fed()
+        if isinstance(payload, Check):
+            starts = tuple(self.quote_order(o, nb) for o, nb in payload.items)
+            fed.messages += 1
+            self.send(message.sender, Quotes(payload.round, starts))
+        elif isinstance(payload, Quotes):
+            rnd = self._round
+            assert rnd is not None and rnd.id == payload.round, "answers to a round that is over"
+            rnd.quotes[message.sender.index] = payload.starts
+            rnd.waiting -= 1
+            if rnd.waiting == 0:
+                self._decide(self.dc.now)
+                self._dispatch(self.dc.now)
+        elif isinstance(payload, Transfer):
+            ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
+            fed.messages += 1
+            self.send(message.sender, Answer(payload.order, ok, reason))
+        elif isinstance(payload, Answer):
+            if not payload.accepted:
+                self._rejected(payload.order, payload.reason)
+        elif isinstance(payload, Done):
+            self._task_done(payload.order, payload.finish, payload.cloud)
+        else:
+            super().on_message(message)
+
+    # ------------------------------------------------------------------ completions
+    def _finished(self, p: Plan) -> None:
+        desc = p.job.desc
+        if not isinstance(desc, TaskJob):
+            return
+        order = desc.ref
+        now = self.dc.now
+        fed = self._fed()
+        if desc.owner == self.index:
+            self._task_done(order, now, self.index)
+        else:
+            fed.messages += 1
+            self.send(fed.schedulers[desc.owner], Done(order, now, self.index))
+
+    def _task_done(self, order: TaskOrder, finish: float, cloud: int) -> None:
+        """Li et al. IV-D: record the gap between the actual and the estimated finish on
+        ``cloud``; release the successors; close the job when it is complete."""
+        self._gap[cloud] = finish - order.estimate
+        order.finish = finish
+        order.state = DONE
+        run = order.run
+        run.done.add(order.task)
+        run.left -= 1
+        for s in released_by(run.dag, order.task, run.done):
+            self._make_ready(run.orders[s])
+        if run.left == 0:
+            run.finish = max(o.finish for o in run.orders.values())
+            del self._runs[run]
+            dag = run.dag
+            self._fed().log.finished.append((dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
+                                            dag.mode is LeaseMode.AR))
+        self.dc.request_pass()
+
+    @property
+    def active_jobs(self) -> int:
+        return len(self._runs)
+
+
+@register_broker("fdls", "Li et al. feedback dynamic list scheduling across clouds: CPOP priority list, "
+                         "each ready task to the cloud with the earliest estimated finish")
+class FdlsScheduler(FederatedScheduler):
+    """FDLS (Li et al. Algorithm 1 with the feedback of IV-D). ``strict`` (default): a job's list
+    waits while its top task is not ready (Algorithm 1, line 10), even if a later task is;
+    ``strict=False``: the highest-priority ready task of the list goes instead."""
+
+    def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, strict: bool = True,
+                 preemption: str = "suspend", backfill: bool = True, migrate: bool = True,
+                 fill_gaps: bool = True) -> None:
+        super().__init__(alpha=alpha, ar_slack=ar_slack, preemption=preemption, backfill=backfill,
+                         migrate=migrate, fill_gaps=fill_gaps)
+        if not isinstance(strict, bool):
+            raise ValueError(f"strict must be true or false, got {strict!r}")
+        self.strict = strict
+
+    def _prepare(self, run: DagRun) -> None:
+        fed = self._fed()
+        vms = [c.vm_type for c in fed.clouds]
+        dag = run.dag
+        w = {t: fed.model.mean_time(dag, t, vms) for t in dag.order}
+        c = comm_costs(dag, fed.mean_bandwidth()) if len(fed.clouds) > 1 else None
+        run.plist = priority_list(dag, cpop_priority(dag, w, c))
+
+    def _candidates(self) -> list[TaskOrder]:
+        for order in self._ready:           # a task a cloud refused goes first, again
+            if order.rejections:
+                return [order]
+        for run in self._runs:
+            plist = run.plist
+            orders = run.orders
+            while run.ptr < len(plist) and orders[plist[run.ptr]].state >= SENT:
+                run.ptr += 1
+            if self.strict:
+                if run.ptr < len(plist) and orders[plist[run.ptr]].state == READY:
+                    return [orders[plist[run.ptr]]]
+                continue
+            for k in range(run.ptr, len(plist)):
+                if orders[plist[k]].state == READY:
+                    return [orders[plist[k]]]
+        return []
+
+    def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
+        row = efts[0]
+        return 0, min(range(len(row)), key=row.__getitem__)
+
+
+@register_broker("fdmms", "Li et al. feedback dynamic min-min across clouds: of all ready tasks, the "
+                          "task-cloud pair with the earliest estimated finish, one per round")
+class FdmmsScheduler(FederatedScheduler):
+    """FDMMS (Li et al. Algorithm 2 with the feedback of IV-D)."""
+
+    def _candidates(self) -> list[TaskOrder]:
+        return list(self._ready)
+
+    def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
+        best = (INF, 0, 0)
+        for k, row in enumerate(efts):
+            for c, e in enumerate(row):
+                if e < best[0]:
+                    best = (e, k, c)
+        return best[1], best[2]
+
+
+def make_federated(policy: str, params: dict[str, Any] | None = None) -> FederatedScheduler:
+    """A fresh scheduler of a registered federated policy (``fdls``, ``fdmms`` or a subclass)."""
+    from .base import make_broker
+
+    broker = make_broker(policy, params or {})
+    if not isinstance(broker, FederatedScheduler):
+        raise PolicyError(f"policy {policy!r} is not a cloud-system scheduler (fdls, fdmms)")
+    return broker
+

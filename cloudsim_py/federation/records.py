@@ -1,0 +1,97 @@
+"""Per-lease (and per-task) records of one cloud: every interval a lease spends on VMs, by kind
+(image transfer, run, save, migration, reload), so a Gantt chart can draw each overhead. A
+datacenter listener plus one hook a lease scheduler calls for the overheads it plans; imports
+only the listener base and the job entity.
+
+Kinds: ``transfer`` (disk image, S_I / b, before a lease or task first runs), ``run`` (progress),
+``save`` (suspension: memory image written, M_j / S_c), ``migrate`` (image and memory moved to
+other VMs before a resume elsewhere), ``reload`` (memory image read back, M_j / S_c, before it
+runs again) and ``cancelled`` (a transfer or migration cut short because an advance reservation
+took the VMs first). Run intervals come from the datacenter's start, resume, suspend and finish;
+the others from the scheduler's ``on_phase`` calls.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any, NamedTuple
+
+from ..infrastructure.listener import DatacenterListener
+
+KINDS = ("transfer", "run", "save", "migrate", "reload", "cancelled")
+
+
+class Interval(NamedTuple):
+    """``job`` (lease or task id) on ``vms`` doing ``kind`` over ``[start, end)``."""
+
+    job: int
+    kind: str
+    start: float
+    end: float
+    vms: tuple[int, ...]
+
+
+class LeaseRecords(DatacenterListener):
+    """Subscribe to a cloud's datacenter and register with its lease scheduler
+    (``scheduler.phase_listeners``); ``intervals`` then holds every interval in the order they
+    closed, ``rejected`` every refused lease as ``(id, time, reason)``."""
+
+    def __init__(self, dc: Any) -> None:
+        self.dc = dc
+        self.intervals: list[Interval] = []
+        self.rejected: list[tuple[int, float, str]] = []
+        self._open: dict[int, tuple[float, tuple[int, ...]]] = {}
+        self._reload_end: dict[int, float] = {}
+
+    # -- the scheduler's overheads ----------------------------------------------------------------
+    def on_phase(self, job: Any, kind: str, start: float, end: float, vms: tuple[int, ...]) -> None:
+        if kind == "reload":
+            self._reload_end[job.id] = end
+        if end > start:
+            self.intervals.append(Interval(job.id, kind, start, end, vms))
+
+    # -- the datacenter's actions -----------------------------------------------------------------
+    def on_start(self, job: Any) -> None:
+        self._open[job.id] = (self.dc.now, tuple(h.id for h in job.run.hosts))
+
+    def on_resume(self, job: Any) -> None:
+        now = self.dc.now
+        self._open[job.id] = (self._reload_end.pop(job.id, now), tuple(h.id for h in job.run.hosts))
+
+    def _close(self, job: Any) -> None:
+        start, vms = self._open.pop(job.id)
+        now = self.dc.now
+        if now > start:
+            self.intervals.append(Interval(job.id, "run", start, now, vms))
+
+    def on_suspend(self, job: Any) -> None:
+        self._close(job)
+
+    def on_finish(self, job: Any) -> None:
+        self._close(job)
+
+    def on_reject(self, job: Any, reason: str) -> None:
+        self.rejected.append((job.id, self.dc.now, reason))
+
+    # -- views --------------------------------------------------------------------------------------
+    def of(self, job_id: int) -> list[tuple[str, float, float, tuple[int, ...]]]:
+        """The intervals of one lease, by start time: ``(kind, start, end, vms)``."""
+        return sorted(((i.kind, i.start, i.end, i.vms) for i in self.intervals if i.job == job_id),
+                      key=lambda x: (x[1], x[2]))
+
+    def totals(self) -> dict[str, float]:
+        """VM-seconds per kind."""
+        out = dict.fromkeys(KINDS, 0.0)
+        for i in self.intervals:
+            out[i.kind] += (i.end - i.start) * len(i.vms)
+        return out
+
+    def to_csv(self) -> str:
+        """``job,kind,start,end,vms`` (VM ids space-separated), one row per interval."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(("job", "kind", "start", "end", "vms"))
+        for i in sorted(self.intervals, key=lambda i: (i.start, i.job)):
+            w.writerow((i.job, i.kind, repr(i.start), repr(i.end), " ".join(map(str, i.vms))))
+        return buf.getvalue()

@@ -1,0 +1,3 @@
+"""Fixtures of the scenario tests: the shared lease and workflow files (skip when missing)."""
+
+from tests.workload.conftest import lease_file, workflow_file  # noqa: F401 - fixtures
