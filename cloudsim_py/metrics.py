@@ -178,7 +178,7 @@ class JobLog(DatacenterListener):
         self.chunk = chunk
         self.rejected: list[Job] = []
         self.reasons: dict[int, str] = {}
-        #: submitted and accepted, neither finished nor rejected yet
+        #: submitted and accepted, not yet rejected nor flushed as finished (read unfinished())
         self.inflight: set[Job] = set()
         self.sinks: list[Callable[[dict[str, np.ndarray]], None]] = []
         self.finished_count = 0
@@ -192,7 +192,7 @@ class JobLog(DatacenterListener):
         setattr(self, "on_submit", self.inflight.add)
 
     def on_finish(self, job: Job) -> None:
-        self.inflight.discard(job)
+        # hot path: one append; the job leaves ``inflight`` when its chunk is flushed
         buf = self._buffer
         buf.append(job)
         if len(buf) >= self.chunk:
@@ -215,6 +215,7 @@ class JobLog(DatacenterListener):
             usage = j.desc.usage(j.procs)
             work += j.work * sum(usage) if usage is not None else j.work * j.procs
         self._cpu_work += work
+        self.inflight.difference_update(buf)
         buf.clear()
         lo = self.finished_count
         hi = lo + n
@@ -261,6 +262,7 @@ class JobLog(DatacenterListener):
 
     def unfinished(self) -> list[Job]:
         """The jobs in flight, in arrival order."""
+        self.flush()
         return sorted(self.inflight, key=attrgetter("order"))
 
     def cpu_work(self) -> float:
