@@ -51,7 +51,7 @@ from ..workload.job import JobState
 from ..workload.moldable import original_estimate
 from ..workload.reshape import CLASS_NAMES, RuntimeClasses
 from .base import Broker, register_broker
-from .plan import Plan
+from .plan import OVERRUN_S, Plan
 from .prio import classes_option
 from .reshaping import Reshaper, ReshapeSpec, reshape_spec
 
@@ -282,7 +282,10 @@ class PectBroker(Broker):
             if d == c or plan.free_now() == 0:
                 continue
             for job in self._preempted(d):
-                need = self.left[job] + overhead
+                # a job past its estimate is taken to end OVERRUN_S from now, as in the plan
+                # (with nothing left to run by its estimate it would be booked for no time at
+                # all, and its processors offered to another job in the same pass)
+                need = max(self.left[job], OVERRUN_S) + overhead
                 if need <= limit and job.procs <= plan.free_now() and plan.fits_now(job.procs, need) \
                         and all(dc.is_available(h, 0) for h in self.hosts_of[job]):
                     plan.take_now(job.procs, need)

@@ -144,3 +144,16 @@ def test_hours_of_slices_with_the_papers_defaults():
 def test_bad_pect_parameters_name_the_key(params, key):
     with pytest.raises(PolicySpecError, match=key):
         simulate(jobs((0, 1, 1)), hosts=1, policy="pect", params=params)
+
+
+def test_a_resumed_job_past_its_estimate_keeps_its_processors_in_the_plan():
+    # 6 hosts, S <= 5 s, no overhead. J1 (1 proc, runs 2 s, estimate 1) and J2 (6 procs, 1 s)
+    # arrive at 0: the S slice is J1's estimate, [0, 1); J2 is reserved at 1. At 1 J1 is
+    # preempted for the M slice and at once backfilled into it (an S job is non-type there),
+    # with nothing left by its estimate: it is taken to end 1 s from now (as the plan assumes
+    # for any overrunning job), so J2 cannot start at 1 beside it. J1 ends at 2, J2 runs 2-3.
+    # (Booked for no time at all, J1's processor was offered to J2: a CapacityError.)
+    r = pect([(0, 1, 2, 1), (0, 6, 1, 1)], hosts=6, overhead=0.0, classes={"S": 5, "M": 20},
+             interval=40.0, skip_empty=False)
+    assert starts(r) == {1: 0.0, 2: 2.0} and finishes(r) == {1: 2.0, 2: 3.0}
+    assert r.records.by_id()[1]["suspensions"] == 1
