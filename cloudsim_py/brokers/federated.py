@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 import math
+from abc import abstractmethod
 from itertools import count
 from typing import Any, Hashable, Iterator, NamedTuple, Sequence
 
@@ -328,12 +329,13 @@ class FederatedScheduler(LeaseScheduler):
         self._pass(now)
         self._dispatch(now)
 
+    @abstractmethod
     def _candidates(self) -> list[TaskOrder]:
-        raise NotImplementedError
+        """The tasks to decide in this round (FDLS: the head of the list; FDMMS: every ready one)."""
 
+    @abstractmethod
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         """``(task index, cloud)`` to assign from the estimated finishes ``efts[task][cloud]``."""
-        raise NotImplementedError
 
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round

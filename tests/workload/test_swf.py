@@ -84,7 +84,7 @@ def test_a_truncated_gzip_is_an_error_naming_the_line_where_it_breaks(tmp_path):
         with pytest.raises(TraceError, match=r"t\.swf\.gz:(\d+): corrupt or truncated gzip data after line") as err:
             read(path)
         line = int(str(err.value).split(":")[1])
-        assert 1 < line < 5000
+        assert line > 1 and line < 5000     # a line inside the file, past the header
 
 
 def test_a_gzip_without_any_data_is_an_error_at_line_1(tmp_path):
