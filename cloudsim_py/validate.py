@@ -5,7 +5,7 @@ line and the key path above it. Imports nothing but errors."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import SpecError
 
@@ -19,6 +19,23 @@ def kind(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "a list"
     return f"{type(value).__name__} {value!r}"
+
+
+def check_keys(path: str, value: Mapping[str, Any], known: Sequence[str],
+               listed: Sequence[str] | None = None) -> None:
+    """Refuse the first key of ``value`` not in ``known``, naming it under ``path`` and listing
+    ``listed`` (default: ``known``) as the keys one may give."""
+    for key in value:
+        if key not in known:
+            raise SpecError(f"{path}.{key}", f"unknown key {key!r}; known keys: {', '.join(listed or known)}")
+
+
+def check_mapping(path: str, value: Any, known: Sequence[str]) -> dict[str, Any]:
+    """``value`` as a dict, if it is a mapping with only ``known`` keys (else a SpecError)."""
+    if not isinstance(value, Mapping):
+        raise SpecError(path, f"expected a mapping with keys {', '.join(known)}, got {kind(value)}")
+    check_keys(path, value, known)
+    return dict(value)
 
 
 def check_number(path: str, value: Any, low: float | None = None, high: float | None = None, *,

@@ -52,10 +52,7 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
         raise PolicyError(f"policy {broker.name!r} is not a lease scheduler (no use_cloud)")
     use_cloud(cloud)
     log = dc.subscribe(RetainingJobLog())
-    records = LeaseRecords(dc)
-    dc.subscribe(records)
-    broker.add_phase_listener(records)
-    broker.records = records
+    _attach_records(dc, broker)
     for listener in listeners:
         dc.subscribe(listener)
     source = sim.add_source(arrivals(lease_jobs(leases, cloud.vm_type.cpus)), dc.submit, ARRIVAL)
@@ -93,10 +90,7 @@ def build_federation(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
         broker.join(fed, i)
         dc.subscribe(log)
         if records:
-            rec = LeaseRecords(dc)
-            dc.subscribe(rec)
-            broker.add_phase_listener(rec)
-            broker.records = rec
+            _attach_records(dc, broker)
         for listener in listeners:
             dc.subscribe(listener)
         dcs.append(dc)
@@ -113,6 +107,15 @@ def build_federation(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
 
     source = sim.add_source(_dag_arrivals(dags), submit, ARRIVAL)
     return World(sim, dcs, list(schedulers), [source], log)
+
+
+def _attach_records(dc: Datacenter, broker: Any) -> None:
+    """Per-lease/per-task interval records of ``dc``, fed by its scheduler's phases too
+    (image transfers, suspensions); kept as ``broker.records``."""
+    records = LeaseRecords(dc)
+    dc.subscribe(records)
+    broker.add_phase_listener(records)
+    broker.records = records
 
 
 def _dag_arrivals(dags: Iterable[DagJob]) -> Iterator[tuple[float, DagJob]]:

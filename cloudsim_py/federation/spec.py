@@ -26,7 +26,7 @@ import attrs
 import numpy as np
 
 from ..errors import PlatformError, SpecError
-from ..validate import boolean, check_number, kind, number
+from ..validate import boolean, check_mapping, check_number, kind, number
 from .cloud import CloudSpec
 from .matrix import ExecutionModel, ExecutionTimeMatrix, random_matrix
 from .vmtypes import VM_TYPE_KEYS, VMType
@@ -36,12 +36,7 @@ RANDOM_KEYS = ("task_types", "seed", "task_range", "machine_range", "consistent"
 
 
 def _keys(path: str, value: Any, known: tuple[str, ...]) -> dict[str, Any]:
-    if not isinstance(value, Mapping):
-        raise SpecError(path, f"expected a mapping with keys {', '.join(known)}, got {kind(value)}")
-    for key in value:
-        if key not in known:
-            raise SpecError(f"{path}.{key}", f"unknown key {key!r}; known keys: {', '.join(known)}")
-    return dict(value)
+    return check_mapping(path, value, known)
 
 
 def _vm_types(value: Any) -> dict[str, VMType]:

@@ -10,7 +10,7 @@ import attrs
 
 from ..errors import CloudSimError, SpecError
 from ..execution.interference import InterferenceModel, presets
-from ..validate import boolean, check_number, choice, integer, kind, number, text
+from ..validate import boolean, check_keys, check_number, choice, integer, kind, number, text
 
 #: more hosts than this is a typing error, not a machine (and would exhaust memory)
 MAX_HOSTS = 10_000_000
@@ -68,10 +68,7 @@ def _groups(value: Any) -> tuple[HostGroup, ...]:
             continue
         if not isinstance(g, Mapping):
             raise SpecError(f"groups.{i}", f"expected a mapping (count, speed, type), got {kind(g)}")
-        known = [f.name for f in attrs.fields(HostGroup)]
-        for key in g:
-            if key not in known:
-                raise SpecError(f"groups.{i}.{key}", f"unknown key {key!r}; known keys: {', '.join(known)}")
+        check_keys(f"groups.{i}", g, [f.name for f in attrs.fields(HostGroup)])
         if "count" not in g:
             raise SpecError(f"groups.{i}.count", "missing")
         try:

@@ -26,7 +26,7 @@ import attrs
 import numpy as np
 
 from ..errors import DAGError, ScenarioError, SpecError
-from ..validate import check_number, integer, kind
+from ..validate import check_keys, check_mapping, check_number, integer, kind
 from .dag import TASK_FIELDS, DagJob, build_dag_job
 from .lease import LeaseMode
 
@@ -51,9 +51,7 @@ def _model(value: Any) -> dict[str, Any] | None:
     if name != "li":
         raise SpecError("model.name", f"unknown DAG model {name!r}; known: li")
     known = ("name", "jobs") + _li_fields()
-    for key in raw:
-        if key not in known:
-            raise SpecError(f"model.{key}", f"unknown key {key!r}; known keys: {', '.join(known)}")
+    check_keys("model", raw, known)
     if "jobs" not in raw:
         raise SpecError("model.jobs", "missing (the number of jobs)")
     jobs = raw.pop("jobs")
@@ -89,9 +87,7 @@ def _workflows(value: Any) -> tuple[dict[str, Any], ...] | None:
             item = {"path": item}
         if not isinstance(item, Mapping):
             raise SpecError(p, f"expected a path or a mapping with keys {', '.join(WORKFLOW_KEYS)}, got {kind(item)}")
-        for key in item:
-            if key not in WORKFLOW_KEYS:
-                raise SpecError(f"{p}.{key}", f"unknown key {key!r}; known keys: {', '.join(WORKFLOW_KEYS)}")
+        check_keys(p, item, WORKFLOW_KEYS)
         path = item.get("path")
         if not isinstance(path, str) or not path:
             raise SpecError(f"{p}.path", f"expected a file path, got {kind(path)}")
@@ -126,11 +122,7 @@ def _inline_jobs(value: Any) -> tuple[DagJob, ...] | None:
 
 
 def _inline_job(item: Any, p: str, i: int) -> DagJob:
-    if not isinstance(item, Mapping):
-        raise SpecError(p, f"expected a mapping with keys {', '.join(JOB_KEYS)}, got {kind(item)}")
-    for key in item:
-        if key not in JOB_KEYS:
-            raise SpecError(f"{p}.{key}", f"unknown key {key!r}; known keys: {', '.join(JOB_KEYS)}")
+    item = check_mapping(p, item, JOB_KEYS)
     job_id = item.get("id", i)
     tasks = item.get("tasks")
     if not isinstance(tasks, Mapping) or not tasks:

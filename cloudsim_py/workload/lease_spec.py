@@ -19,12 +19,12 @@ leases:
 from __future__ import annotations
 
 import os
-from typing import Any, Mapping
+from typing import Any
 
 import attrs
 
 from ..errors import LeaseError, SpecError
-from ..validate import boolean, check_number, integer, kind, number
+from ..validate import boolean, check_mapping, check_number, integer, kind, number
 from .lease import (AR_BEFORE_SUBMIT, BAD_DURATION, BAD_NODES, BAD_REAL_DURATION, BAD_RESOURCES, BAD_START,
                     BAD_TIME, PREEMPTIBLE_AR, LeaseMode, LeaseRequest)
 from .lwf import LeaseLoadReport, LeaseWorkload
@@ -48,11 +48,7 @@ def _requests(value: Any) -> tuple[LeaseRequest, ...] | None:
     seen: set[int] = set()
     for i, item in enumerate(value):
         p = f"requests.{i}"
-        if not isinstance(item, Mapping):
-            raise SpecError(p, f"expected a mapping with keys {', '.join(REQUEST_KEYS)}, got {kind(item)}")
-        for key in item:
-            if key not in REQUEST_KEYS:
-                raise SpecError(f"{p}.{key}", f"unknown key {key!r}; known keys: {', '.join(REQUEST_KEYS)}")
+        item = check_mapping(p, item, REQUEST_KEYS)
         for key in ("duration", "nodes"):
             if key not in item:
                 raise SpecError(f"{p}.{key}", "missing")
@@ -81,10 +77,10 @@ def _requests(value: Any) -> tuple[LeaseRequest, ...] | None:
         try:
             out.append(LeaseRequest(**fields))
         except LeaseError as exc:
-            key = _REASON_KEY.get(exc.reason)
+            bad = _REASON_KEY.get(exc.reason)
             if exc.reason == BAD_RESOURCES:
-                key = next((k for k in ("cpus_per_node", "memory_mb", "image_mb", "disk_mb") if k in str(exc)), None)
-            raise SpecError(f"{p}.{key}" if key else p, str(exc)) from None
+                bad = next((k for k in ("cpus_per_node", "memory_mb", "image_mb", "disk_mb") if k in str(exc)), None)
+            raise SpecError(f"{p}.{bad}" if bad else p, str(exc)) from None
     return tuple(sorted(out, key=lambda lease: lease.submit_time))
 
 

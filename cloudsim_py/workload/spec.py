@@ -11,7 +11,7 @@ from typing import Any, Mapping
 import attrs
 
 from ..errors import ScenarioError, SpecError
-from ..validate import boolean, check_number, integer, kind, text
+from ..validate import boolean, check_keys, check_mapping, check_number, integer, kind, text
 from .cpu import CpuEstimateModel, CpuUsageModel
 
 #: one job cannot ask for more processors than this (a typing error, not a job)
@@ -29,10 +29,7 @@ def cpu_usage_model(value: Any) -> CpuUsageModel:
         value = {"model": value}
     if not isinstance(value, Mapping):
         raise SpecError("cpu_usage", f"expected paper, full or a mapping, got {kind(value)}")
-    known = ("model", "low", "high", "single", "mean")
-    for key in value:
-        if key not in known:
-            raise SpecError(f"cpu_usage.{key}", f"unknown key {key!r}; known keys: {', '.join(known)}")
+    check_keys("cpu_usage", value, ("model", "low", "high", "single", "mean"))
     raw = dict(value)
     model = raw.pop("model", "paper")
     mean = raw.pop("mean", None)
@@ -81,11 +78,7 @@ def _inline_jobs(value: Any) -> tuple[dict[str, Any], ...] | None:
     jobs = []
     for i, item in enumerate(value):
         p = f"jobs.{i}"
-        if not isinstance(item, Mapping):
-            raise SpecError(p, f"expected a mapping with keys {', '.join(_JOB_KEYS)}, got {kind(item)}")
-        for key in item:
-            if key not in _JOB_KEYS:
-                raise SpecError(f"{p}.{key}", f"unknown key {key!r}; known keys: {', '.join(_JOB_KEYS)}")
+        item = check_mapping(p, item, _JOB_KEYS)
         for key in ("submit", "procs", "runtime"):
             if key not in item:
                 raise SpecError(p, f"job needs {key!r}")
