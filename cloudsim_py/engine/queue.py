@@ -1,5 +1,5 @@
-"""The future event list: a sorted list keyed ``(time, phase, seq)`` with O(log n) cancel and
-the earliest event kept at hand."""
+"""The future event list: the earliest event kept at hand, the others in a sorted list keyed
+``(time, phase, seq)`` (O(log n) push and cancel)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,10 @@ class EventQueue:
     """Events in total, deterministic order. ``seq`` numbers events in creation order, so two
     events with equal time and phase come out in the order they were scheduled.
 
-    ``head`` is the earliest event (:data:`END` when empty), kept current by every operation:
-    the run loop reads it as an attribute instead of indexing the sorted list per event.
+    ``head`` is the earliest event (:data:`END` when empty) and is *not* in ``rest``, the
+    :class:`sortedcontainers.SortedList` of the others: taking the next event is one
+    ``rest.pop(0)`` (no lookup of the new minimum after it), and the run loop reads ``head``
+    as an attribute.
 
     >>> q = EventQueue()
     >>> a = q.push(5.0, 3, print, "a")
@@ -29,11 +31,11 @@ class EventQueue:
     ('b', 'a')
     """
 
-    __slots__ = ("sorted", "seq", "head")
+    __slots__ = ("rest", "seq", "head")
 
     def __init__(self) -> None:
-        #: the events, a :class:`sortedcontainers.SortedList` (read with its public API only)
-        self.sorted: SortedList = SortedList()
+        #: every event but the head, a :class:`sortedcontainers.SortedList` (public API only)
+        self.rest: SortedList = SortedList()
         #: the sequence counter, shared with anything else that must be ordered among events
         self.seq: Iterator[int] = count(1)
         self.head: tuple = END
@@ -41,26 +43,33 @@ class EventQueue:
     def push(self, time: float, phase: int, action: Callable[[Any], Any], arg: Any = None) -> Event:
         """Schedule ``action(arg)`` at ``time``; O(log n). Returns the handle for :meth:`cancel`."""
         ev = tuple.__new__(Event, (time, phase, next(self.seq), action, arg))
-        self.sorted.add(ev)
-        if ev < self.head:
+        head = self.head
+        if ev < head:
+            if head is not END:
+                self.rest.add(head)
             self.head = ev
+        else:
+            self.rest.add(ev)
         return ev
 
     def cancel(self, event: Event) -> None:
         """Remove a scheduled event; O(log n). Cancelling an event that already fired raises."""
-        self.sorted.remove(event)
         if event is self.head:
-            self._new_head()
+            self._next_head()
+        else:
+            self.rest.remove(event)
 
     def pop(self) -> Event:
         """Remove and return the earliest event; raises IndexError when empty."""
-        ev: Event = self.sorted.pop(0)
-        self._new_head()
-        return ev
+        ev = self.head
+        if ev is END:
+            raise IndexError("pop from an empty event queue")
+        self._next_head()
+        return ev  # type: ignore[return-value]
 
-    def _new_head(self) -> None:
+    def _next_head(self) -> None:
         try:
-            self.head = self.sorted[0]
+            self.head = self.rest.pop(0)
         except IndexError:
             self.head = END
 
@@ -70,10 +79,13 @@ class EventQueue:
         return None if head is END else head  # type: ignore[return-value]
 
     def __len__(self) -> int:
-        return len(self.sorted)
+        return len(self.rest) + (self.head is not END)
 
     def __bool__(self) -> bool:
         return self.head is not END
 
     def __iter__(self) -> Iterator[Event]:
-        return iter(self.sorted)
+        """The events in order."""
+        if self.head is not END:
+            yield self.head  # type: ignore[misc]
+            yield from self.rest

@@ -144,8 +144,7 @@ class Simulation:
         Events *at* ``until`` are processed. Returns the clock. Call again to go on.
         """
         queue = self.events
-        events = queue.sorted
-        pop = events.pop
+        pop = queue.rest.pop
         heap = self._sources
         hooks = self._hooks
         processed = self.events_processed
@@ -183,9 +182,8 @@ class Simulation:
                         continue
                     if ev[0] != t:
                         break
-                    pop(0)          # EventQueue.pop, inlined: the next head is read once
-                    try:
-                        queue.head = events[0]
+                    try:            # EventQueue.pop, inlined
+                        queue.head = pop(0)
                     except IndexError:
                         queue.head = END
                     processed += 1

@@ -97,7 +97,9 @@ class Datacenter:
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
         self._slots0 = [h.slots[0] for h in hosts]
         uniform = all(h.speed == 1.0 for h in hosts)
-        self.progress = progress_model(tiers, uniform, sim, self._job_done, RELEASE, model.idle_floor)
+        #: the finish action, bound once (a bound method made per start would be an allocation)
+        self._done = self._job_done
+        self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor)
         self._push = sim.events.push
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline
@@ -332,7 +334,7 @@ class Datacenter:
             job.start_time = r.settled_at = now
             r.remaining = work
             r.speed = 1.0
-            r.finish_event = self._push(now + work, RELEASE, self._job_done, job)
+            r.finish_event = self._push(now + work, RELEASE, self._done, job)
         else:
             r.usage = job.desc.usage(n)
             placed = self._place(job, tier, hosts)

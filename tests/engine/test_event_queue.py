@@ -1,3 +1,4 @@
+import pytest
 from hypothesis import given, strategies as st
 
 from cloudsim_py.engine import EventQueue
@@ -45,6 +46,14 @@ def test_the_head_is_the_earliest_event_and_end_when_empty():
     assert q.head is END
 
 
+def test_pop_of_an_empty_queue_raises_index_error():
+    q = EventQueue()
+    q.push(1.0, FINISH, noop)
+    q.pop()
+    with pytest.raises(IndexError):
+        q.pop()
+
+
 ops = st.lists(st.tuples(st.sampled_from(["push", "cancel", "pop"]),
                          st.floats(0, 100, allow_nan=False), st.sampled_from([FINISH, ARRIVAL, TIMER])),
                max_size=200)
@@ -74,4 +83,6 @@ def test_queue_matches_a_plain_sorted_list(script):
         assert (q.head is END) == (not model)
         if model:
             assert q.head.arg == model[0][3]
+            assert q.head not in q.rest      # the head is kept apart from the sorted rest
+    assert [e.arg for e in q] == [m[3] for m in model]
     assert [q.pop().arg for _ in range(len(model))] == [m[3] for m in model]
