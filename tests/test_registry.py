@@ -75,3 +75,29 @@ def test_an_unregistered_name_is_unknown_again():
     r.unregister("circle")          # unknown: ignored
     with pytest.raises(PolicyError, match="unknown shape 'square'; known: $"):
         r.get("square")
+
+
+def test_a_broker_without_its_own_constructor_takes_no_parameters():
+    # FcfsBroker has object's constructor: every key is unknown, and the error names it
+    from cloudsim_py.errors import PolicySpecError
+    with pytest.raises(PolicySpecError, match=r"params\.depth: unknown parameter of policy 'fcfs'; known: \(none\)"):
+        make_broker("fcfs", {"depth": 1}, where="")
+
+
+def test_constructor_keywords_are_read_from_the_broker_class():
+    from cloudsim_py import Broker
+    from cloudsim_py.brokers.base import _parameters
+
+    class Named(Broker):
+        def __init__(self, depth: int = 1, *, alpha: float = 0.5):
+            self.depth, self.alpha = depth, alpha
+
+        def schedule(self, now):
+            pass
+
+    class Open(Named):
+        def __init__(self, **options):
+            super().__init__()
+
+    assert _parameters(Named) == (False, ("depth", "alpha"))
+    assert _parameters(Open) == (True, ())

@@ -6,6 +6,7 @@ usage *estimate*; never the true runtime. Must not import scenarios or the CLI."
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, TypeVar
 
@@ -126,13 +127,13 @@ def make_broker(policy: str, params: Mapping[str, Any] | None = None, where: str
         raise exc.within(where) from None
 
 
-def _make(policy: str, params: dict[str, Any]) -> Broker:
-    try:
-        cls = broker_registry.get(policy)
-    except PolicyError as exc:
-        raise PolicySpecError("policy", str(exc)) from None
-    if not (isinstance(cls, type) and issubclass(cls, Broker)):
-        raise PolicySpecError("policy", f"{policy!r} is not a Broker subclass")
+@functools.lru_cache(maxsize=None)
+def _parameters(cls: type) -> tuple[bool, tuple[str, ...]]:
+    """Whether a broker class's constructor takes any keyword, and the keywords it names; once
+    per class. A class with object's constructor takes none (no signature to parse: parsing
+    object's text signature cost 15 ms at the first broker of a process)."""
+    if cls.__init__ is object.__init__ and cls.__new__ is object.__new__:  # type: ignore[misc]
+        return False, ()
     import inspect  # only when a broker is made, not at import
 
     try:
@@ -140,7 +141,19 @@ def _make(policy: str, params: dict[str, Any]) -> Broker:
     except (TypeError, ValueError):  # pragma: no cover - exotic classes
         sig = inspect.Signature()
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
-    known = [n for n, p in sig.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    known = tuple(n for n, p in sig.parameters.items()
+                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+    return accepts_any, known
+
+
+def _make(policy: str, params: dict[str, Any]) -> Broker:
+    try:
+        cls = broker_registry.get(policy)
+    except PolicyError as exc:
+        raise PolicySpecError("policy", str(exc)) from None
+    if not (isinstance(cls, type) and issubclass(cls, Broker)):
+        raise PolicySpecError("policy", f"{policy!r} is not a Broker subclass")
+    accepts_any, known = _parameters(cls)
     if not accepts_any:
         for key in params:
             if key not in known:

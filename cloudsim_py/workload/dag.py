@@ -38,13 +38,18 @@ from __future__ import annotations
 import heapq
 import math
 import numbers
-from typing import Any, Callable, Collection, Hashable, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Collection, Hashable, Iterable, Mapping, Union
 
 import attrs
-import networkx as nx
 
 from ..errors import DAGError
 from .lease import LeaseMode
+
+if TYPE_CHECKING:  # pragma: no cover
+    # networkx is imported where a graph is built or checked, not with the package: it is
+    # 285 modules, which every run (DAGs or not) paid for at start-up and in every full
+    # garbage collection (docs/performance.md)
+    import networkx as nx
 
 TASK_FIELDS = ("type", "runtime", "cpus", "memory_mb", "image_mb", "name")
 EDGE_FIELDS = ("data_mb",)
@@ -127,6 +132,8 @@ def _topological_order(job_id: object, graph: nx.DiGraph) -> tuple[Task, ...]:
                 order.append(s)
         i += 1
     if len(order) != len(waiting):
+        import networkx as nx
+
         cycle = nx.find_cycle(graph)
         path = " -> ".join(repr(u) for u, _ in cycle) + f" -> {cycle[0][0]!r}"
         raise DAGError(f"job {job_id}: the task graph has a cycle {path}")
@@ -144,6 +151,7 @@ class DagJob:
     a few jobs are advance reservations, the rest best-effort) and ``start`` the requested start of
     an AR job.
 
+    >>> import networkx as nx
     >>> g = nx.DiGraph([(0, 1), (0, 2), (1, 3), (2, 3)])
     >>> nx.set_node_attributes(g, 0, "type")
     >>> DagJob(id=7, graph=g, submit_time=10.0, cloud=2).order
@@ -159,6 +167,8 @@ class DagJob:
     order: tuple[Task, ...] = attrs.field(init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        import networkx as nx
+
         g = self.graph
         if not isinstance(g, nx.DiGraph) or g.is_multigraph():
             raise DAGError(f"job {self.id}: the graph must be a networkx DiGraph, not {type(g).__name__}")
@@ -339,6 +349,8 @@ def build_dag_job(job_id: Hashable, tasks: Mapping[Task, Mapping[str, Any]],
                   edges: Iterable[tuple[Task, Task] | tuple[Task, Task, float]], **job_fields: Any) -> DagJob:
     """A :class:`DagJob` from ``{task: fields}`` and ``(parent, child[, data_mb])`` edges; an edge
     naming an unknown task is a DAGError."""
+    import networkx as nx
+
     g: nx.DiGraph = nx.DiGraph()
     g.add_nodes_from((t, dict(f)) for t, f in tasks.items())
     for edge in edges:
