@@ -1,5 +1,5 @@
 """What importing the package costs every run: the DAG work's graph library is loaded only
-when a DAG is built (docs/performance.md, "Start-up and the first run")."""
+when a DAG is built (docs/performance.md, the section on issue 7)."""
 
 import os
 import subprocess
