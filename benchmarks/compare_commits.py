@@ -147,6 +147,19 @@ def run(tree: str, path: str, procs: int, policy: str, tiers: int, out: str = "-
     return float(secs), int(jobs), int(events), digest
 
 
+def speed_configs(match: str | None):
+    """The SPEED configurations whose trace or policy matches, with their trace's path; a
+    missing trace is reported and left out."""
+    for name, procs, policy, tiers in SPEED:
+        if match and match not in name and match != policy:
+            continue
+        path = os.path.join(traces_dir(), name)
+        if not os.path.isfile(path):
+            print(f"{name:32} (missing, skipped)")
+            continue
+        yield name, procs, policy, tiers, path
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--base", required=True, help="commit to compare against")
@@ -186,13 +199,7 @@ def main() -> int:
             print(f"\n# whole-run CPU seconds, best of {args.repeat}, interleaved; {sys.version.split()[0]}")
             print(f"{'trace':32} {'policy':13} {'tiers':>5} {'jobs':>7} {'base s':>7} {'head s':>7} "
                   f"{'head/base':>9} {'head jobs/s':>11}")
-            for name, procs, policy, tiers in SPEED:
-                if args.match and args.match not in name and args.match != policy:
-                    continue
-                path = os.path.join(traces_dir(), name)
-                if not os.path.isfile(path):
-                    print(f"{name:32} (missing, skipped)")
-                    continue
+            for name, procs, policy, tiers, path in speed_configs(args.match):
                 best = {"base": float("inf"), "head": float("inf")}
                 jobs = 0
                 for _ in range(args.repeat):
@@ -207,13 +214,7 @@ def main() -> int:
                 raise SystemExit("--only instructions needs valgrind (apt install valgrind)")
             print(f"\n# simulation instructions (callgrind), millions; {sys.version.split()[0]}")
             print(f"{'trace':32} {'policy':13} {'tiers':>5} {'base M':>9} {'head M':>9} {'head/base':>9}")
-            for name, procs, policy, tiers in SPEED:
-                if args.match and args.match not in name and args.match != policy:
-                    continue
-                path = os.path.join(traces_dir(), name)
-                if not os.path.isfile(path):
-                    print(f"{name:32} (missing, skipped)")
-                    continue
+            for name, procs, policy, tiers, path in speed_configs(args.match):
                 base_ir, head_ir = (instructions(tree, path, procs, policy, tiers) for _, tree in trees)
                 print(f"{name:32} {policy:13} {tiers:5d} {base_ir / 1e6:9,.0f} {head_ir / 1e6:9,.0f} "
                       f"{head_ir / base_ir:9.3f}", flush=True)
