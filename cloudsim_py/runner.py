@@ -30,16 +30,17 @@ Workload = Union[WorkloadTable, Iterable[Job], Iterable[JobDescription],
                  Callable[[Simulation], Iterable[Any]]]
 
 
-def arrivals(items: Iterable[Job | JobDescription]) -> Iterator[tuple[float, Job]]:
-    """``(submit time, job)`` for a source: descriptions become jobs one at a time, as they are
-    needed; submit times must not decrease."""
+def arrivals(items: Iterable[Any], kind: str = "jobs", wrap: bool = True) -> Iterator[tuple[float, Any]]:
+    """``(submit time, item)`` for a source, submit times checked not to decrease (``kind``
+    names the items in the error). ``wrap``: descriptions become jobs one at a time, as they
+    are needed (other items, e.g. DAG jobs, pass as they are)."""
     last = -float("inf")
     for item in items:
-        job = item if isinstance(item, Job) else Job(item)
+        job = Job(item) if wrap and not isinstance(item, Job) else item
         t = job.submit_time
         if t < last:
             raise TraceError(f"job {job.id}: submit time {t} before the previous job's {last}; "
-                             "jobs must be sorted by submit time")
+                             f"{kind} must be sorted by submit time")
         last = t
         yield t, job
 

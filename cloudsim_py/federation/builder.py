@@ -10,7 +10,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 from ..brokers.base import Broker, make_broker
 from ..brokers.federated import DagLog, Federation, make_federated
 from ..engine import Simulation
-from ..errors import PolicyError, TraceError
+from ..errors import PolicyError
 from ..infrastructure.datacenter import Datacenter
 from ..infrastructure.phases import ARRIVAL
 from ..metrics import RetainingJobLog
@@ -105,7 +105,7 @@ def build_federation(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
             return
         schedulers[owner].submit_dag(dag)
 
-    source = sim.add_source(_dag_arrivals(dags), submit, ARRIVAL)
+    source = sim.add_source(arrivals(dags, "DAG jobs", wrap=False), submit, ARRIVAL)
     return World(sim, dcs, list(schedulers), [source], log)
 
 
@@ -116,17 +116,6 @@ def _attach_records(dc: Datacenter, broker: Any) -> None:
     dc.subscribe(records)
     broker.add_phase_listener(records)
     broker.records = records
-
-
-def _dag_arrivals(dags: Iterable[DagJob]) -> Iterator[tuple[float, DagJob]]:
-    last = -float("inf")
-    for dag in dags:
-        t = dag.submit_time
-        if t < last:
-            raise TraceError(f"job {dag.id}: submit time {t} before the previous job's {last}; "
-                             "DAG jobs must be sorted by submit time")
-        last = t
-        yield t, dag
 
 
 def dag_log(world: World) -> DagLog:

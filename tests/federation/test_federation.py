@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cloudsim_py.errors import PolicyError
+from cloudsim_py.errors import PolicyError, TraceError
 from cloudsim_py.federation.builder import build_federation, dag_log
 from cloudsim_py.federation.cloud import CloudSpec
 from cloudsim_py.federation.matrix import ExecutionModel, ExecutionTimeMatrix
@@ -221,3 +221,15 @@ def test_clouds_need_unique_names_and_a_federated_policy():
         build_federation([], [TWO[0], TWO[0]])
     with pytest.raises(PolicyError, match="not a cloud-system scheduler"):
         build_federation([], TWO, policy="easy")
+
+
+def test_dag_jobs_out_of_submit_order_are_an_error_naming_the_job():
+    # "late" is submitted at 50, "early" after it at 10: the second breaks the order
+    tasks = {"A": {"type": "a"}}
+    late = build_dag_job("late", tasks, [], submit_time=50.0, cloud=0)
+    early = build_dag_job("early", tasks, [], submit_time=10.0, cloud=0)
+    world = build_federation([late, early], TWO, policy="fdls", model=ExecutionModel(ETM3),
+                             inter_cloud_mbps=8.0)
+    with pytest.raises(TraceError, match=r"job early: submit time 10\.0 before the previous job's 50\.0; "
+                                         r"DAG jobs must be sorted by submit time"):
+        world.run()
