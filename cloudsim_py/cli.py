@@ -61,82 +61,33 @@ class Progress:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from .metrics import format_summary
-    from .scenario import load_scenario, run_scenario
+    from .scenario import load_scenario
+    from .scenario.run import run_scenario
 
     scenario = load_scenario(args.scenario, args.set or ())
     listeners = [Progress()] if not args.quiet and sys.stderr.isatty() else []
     out = args.out if args.out is not None else scenario.output.dir
     runs = run_scenario(scenario, out, listeners, force=args.force)
-    report = runs[0][1].report
-    if report is not None and not args.quiet:
-        for line in report.lines():
+    if not args.quiet:
+        for line in runs[0][1].loader:
             print(line, file=sys.stderr)
-    hosts = len(runs[0][1].datacenter.hosts)
-    if scenario.federation is not None:
-        from .federation.report import format_cloud_runs
-
-        print(format_cloud_runs(scenario, runs))
-    elif len(runs) == 1:
-        policy, result = runs[0]
-        print(format_summary(result.summary, f"{scenario.name}: policy {result.label or policy}, {hosts} hosts, "
-                                             f"{scenario.datacenter.tiers} tier(s), seed {scenario.seed}"))
-    else:
-        print(comparison_table(scenario.name, hosts, [(r.label or p, r.summary) for p, r in runs]))
+    print(scenario.system.format_runs(scenario.name, scenario.seed, runs))
     if out is not None:
         print(f"results written to {out}", file=sys.stderr)
     return 0
 
 
-def comparison_table(name: str, hosts: int, runs: Sequence[tuple[str, dict]]) -> str:
-    """Policies side by side (times in minutes, as Liu 2015 Table 2)."""
-    rows = [
-        ("jobs finished", "jobs_finished", lambda v: f"{v:,}"),
-        ("jobs rejected", "jobs_rejected", lambda v: f"{v:,}"),
-        ("avg wait (min)", "avg_wait", lambda v: f"{v / 60:,.1f}"),
-        ("max wait (min)", "max_wait", lambda v: f"{v / 60:,.1f}"),
-        ("avg response (min)", "avg_response", lambda v: f"{v / 60:,.1f}"),
-        ("avg bounded slowdown", "avg_bsld", lambda v: f"{v:,.2f}"),
-        ("max bounded slowdown", "max_bsld", lambda v: f"{v:,.1f}"),
-        ("utilization", "utilization", lambda v: f"{v:.3f}"),
-        ("kills", "kills", lambda v: f"{v:,}"),
-        ("migrations", "migrations", lambda v: f"{v:,}"),
-        ("preemptions", "preemptions", lambda v: f"{v:,}"),
-        ("wall seconds", "wall_seconds", lambda v: f"{v:.2f}"),
-    ]
-    head = ["metric"] + [p for p, _ in runs]
-    body = [[label] + [fmt(s[key]) for _, s in runs] for label, key, fmt in rows]
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
-    lines = [f"{name}: {hosts} hosts"]
-    lines.append("  ".join(h.ljust(widths[0]) if i == 0 else h.rjust(widths[i]) for i, h in enumerate(head)))
-    for r in body:
-        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
-    return "\n".join(lines)
-
-
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .scenario import load_scenario
-    from .scenario.run import prepared_table
+    from .scenario.run import prepare
 
     scenario = load_scenario(args.scenario, args.set or ())
     policies = ", ".join(b.policy for b in scenario.brokers)
-    if scenario.federation is not None:
-        from .federation.report import describe_cloud_scenario
-        from .federation.run import cloud_workload
-
-        items, report = cloud_workload(scenario)
-        print(f"{args.scenario}: valid scenario {scenario.name!r}: {describe_cloud_scenario(scenario)}, "
-              f"policy {policies}, seed {scenario.seed}; {len(items):,} "
-              f"{'DAG jobs' if scenario.dags is not None else 'leases'} read")
-        for line in report:
-            print(line)
-        return 0
-    table, hosts = prepared_table(scenario)
-    print(f"{args.scenario}: valid scenario {scenario.name!r}: {len(table):,} jobs on {hosts} hosts "
-          f"x {scenario.datacenter.tiers} tier(s), policy {policies}, seed {scenario.seed}")
-    if table.report is not None:
-        for line in table.report.lines():
-            print(line)
+    prepared = prepare(scenario)
+    print(f"{args.scenario}: valid scenario {scenario.name!r}: {prepared.describe()}, policy {policies}, "
+          f"seed {scenario.seed}")
+    for line in prepared.report_lines():
+        print(line)
     return 0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from operator import attrgetter
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 import attrs
 import numpy as np
@@ -154,14 +154,30 @@ class JobRecords:
 STATE_FIELDS = ("state", "reason")
 
 
-def csv_header() -> str:
-    return ",".join(JobRecords.FIELDS + STATE_FIELDS) + "\n"
+def csv_header(text: Sequence[str] = ()) -> str:
+    """The header of ``jobs.csv``: the records' columns, a system's text columns (``text``: the
+    cloud, the mode, the DAG job and task of a cloud system's leases and tasks), state and
+    reason."""
+    return ",".join(JobRecords.FIELDS + tuple(text) + STATE_FIELDS) + "\n"
 
 
-def finished_lines(columns: dict[str, np.ndarray]) -> list[str]:
-    """``jobs.csv`` lines of finished jobs (columns with the derived ones)."""
+def finished_lines(columns: dict[str, Any], text: Sequence[str] = ()) -> list[str]:
+    """``jobs.csv`` lines of finished jobs (columns with the derived ones); ``text`` names the
+    system's text columns (lists of strings in ``columns``), written after the numbers."""
     cols = [columns[n].tolist() for n in JobRecords.FIELDS]
-    return [",".join(map(repr, values)) + ",finished,\n" for values in zip(*cols)]
+    if not text:
+        return [",".join(map(repr, values)) + ",finished,\n" for values in zip(*cols)]
+    texts = [columns[n] for n in text]
+    return [",".join(map(repr, values)) + "," + ",".join(map(csv_cell, words)) + ",finished,\n"
+            for values, words in zip(zip(*cols), zip(*texts))]
+
+
+def csv_cell(text: str) -> str:
+    """A text cell of ``jobs.csv``: quoted (CSV's way) only when it holds a comma, a quote or a
+    line break."""
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 class JobLog(DatacenterListener):
@@ -174,8 +190,10 @@ class JobLog(DatacenterListener):
     jobs in flight (submitted, neither finished nor rejected) in ``inflight``.
     """
 
-    def __init__(self, chunk: int = 4096) -> None:
+    def __init__(self, chunk: int = 4096, text: Sequence[tuple[str, Callable[[Job], str]]] = ()) -> None:
         self.chunk = chunk
+        #: a system's text columns, ``(name, getter)``: handed to the sinks with each chunk
+        self.text = tuple(text)
         self.rejected: list[Job] = []
         self.reasons: dict[int, str] = {}
         #: submitted and accepted, not yet rejected nor flushed as finished (read unfinished())
@@ -209,12 +227,15 @@ class JobLog(DatacenterListener):
         if not buf:
             return
         n = len(buf)
-        cols = {name: np.fromiter(map(get, buf), dtype=dtype, count=n) for name, dtype, get in _GETTERS}
+        cols: dict[str, Any] = {name: np.fromiter(map(get, buf), dtype=dtype, count=n)
+                                for name, dtype, get in _GETTERS}
         work = 0.0
         for j in buf:
             usage = j.desc.usage(j.procs)
             work += j.work * sum(usage) if usage is not None else j.work * j.procs
         self._cpu_work += work
+        for name, get in self.text:
+            cols[name] = list(map(get, buf))
         self.inflight.difference_update(buf)
         buf.clear()
         lo = self.finished_count
@@ -223,7 +244,7 @@ class JobLog(DatacenterListener):
         if hi > store["id"].shape[0]:
             self._grow(max(hi, 2 * store["id"].shape[0]))
         for name, column in store.items():
-            column[lo:hi] = cols[name]
+            column[lo:hi] = cols[name]       # the text columns go to the sinks only
         self.finished_count = hi
         for sink in self.sinks:
             sink(cols)
@@ -277,8 +298,8 @@ class RetainingJobLog(JobLog):
     order): for small runs whose summaries read the jobs themselves (leases and their modes,
     DAG tasks) and for tests. A long run wants the plain log, which lets the jobs go."""
 
-    def __init__(self, chunk: int = 4096) -> None:
-        super().__init__(chunk)
+    def __init__(self, chunk: int = 4096, text: Sequence[tuple[str, Callable[[Job], str]]] = ()) -> None:
+        super().__init__(chunk, text)
         self.finished: list[Job] = []
 
     def on_finish(self, job: Job) -> None:

@@ -2,10 +2,12 @@
 temporary name and renamed, and ``jobs.csv`` streamed while the run goes. Imports the metrics
 and the job states; nothing of the engine, the brokers or the scenarios.
 
-``jobs.csv``: the columns of :attr:`~cloudsim_py.metrics.JobRecords.FIELDS`, then ``state``
-and ``reason``. Finished jobs come first, in the order they finish (a chunk at a time), then the
-rejected jobs (in the order they were rejected), the unfinished ones and the jobs the loader
-skipped; the columns a job does not have (a rejected job's start) are empty.
+``jobs.csv``: the columns of :attr:`~cloudsim_py.metrics.JobRecords.FIELDS`, the system's text
+columns (a cloud system's ``cloud,mode,requested_start,dag,task``; none for a datacenter), then
+``state`` and ``reason``. Finished jobs come first, in the order they finish (a chunk at a time),
+then the rejected jobs (in the order they were rejected), the unfinished ones and the rows the
+system adds (the jobs the loader skipped, work refused before it reached a datacenter); the
+columns a job does not have (a rejected job's start) are empty.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import csv
 import errno
 import json
+import math
 import os
 from typing import IO, Any, Iterable, Sequence
 
@@ -46,15 +49,26 @@ def write_atomic(path: str, text: str) -> None:
 
 
 def write_json(path: str, doc: Any) -> None:
-    write_atomic(path, json.dumps(doc, indent=2, default=_plain) + "\n")
+    """Strict JSON (RFC 8259): a number that is not finite (NaN, an infinity) is written as
+    ``null``, wherever it is in ``doc``; numpy scalars as Python numbers."""
+    write_atomic(path, json.dumps(strict_json(doc), indent=2, allow_nan=False) + "\n")
 
 
-def _plain(value: Any) -> Any:
+def strict_json(value: Any) -> Any:
+    """``value`` as plain JSON data: mappings with string keys, lists, strings, finite numbers,
+    booleans and ``None`` (non-finite floats become ``None``; sets and tuples lists; numpy
+    scalars Python numbers; anything else its ``str``)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): strict_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [strict_json(v) for v in value]
     item = getattr(value, "item", None)
     if callable(item):
-        return item()
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
+        return strict_json(item())
     return str(value)
 
 
@@ -127,21 +141,23 @@ class JobsCsv:
     file to ``path``. Until then ``path`` does not exist (or is the old file); :meth:`abort`
     removes the temporary file."""
 
-    def __init__(self, path: str, tau: float = 10.0) -> None:
+    def __init__(self, path: str, tau: float = 10.0, text: Sequence[str] = ()) -> None:
         self.path = path
         self.tau = tau
+        #: the system's text columns (names; the log's getters fill them)
+        self.text = tuple(text)
         self.tmp = _tmp_name(path)
         self.rows = 0
         try:
             self._fh: IO[str] | None = open(self.tmp, "w", encoding="utf-8", newline="")
-            self._fh.write(csv_header())
+            self._fh.write(csv_header(self.text))
         except OSError as exc:
             raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
     def __call__(self, columns: dict[str, np.ndarray]) -> None:
         """A chunk of finished jobs (raw columns)."""
         cols = derived(dict(columns), self.tau)
-        lines = finished_lines(cols)
+        lines = finished_lines(cols, self.text)
         self._write("".join(lines))
         self.rows += len(lines)
 
@@ -153,20 +169,22 @@ class JobsCsv:
             self.abort()
             raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
 
-    def close(self, log: JobLog, skipped: Iterable[tuple[str, np.ndarray]] = ()) -> None:
-        """Flush the log, add the other jobs' rows, and put the file in place."""
+    def close(self, log: JobLog, rows: Iterable[Sequence[str]] = ()) -> None:
+        """Flush the log, add the other jobs' rows (the rejected and unfinished jobs of the log,
+        then ``rows``: whole rows the system adds, such as :func:`skipped_rows`), and put the
+        file in place."""
         log.flush()
         fh = self._fh
         assert fh is not None
         writer = csv.writer(fh, lineterminator="\n")
+        text = [get for name, get in log.text if name in self.text]
         try:
             for job in log.rejected:
-                writer.writerow(_job_row(job, "rejected", log.reasons.get(job.id, "")))
+                writer.writerow(_job_row(job, text, "rejected", log.reasons.get(job.id, "")))
             for job in log.unfinished():
-                writer.writerow(_job_row(job, "unfinished", job.state.label))
-            for reason, rows in skipped:
-                for values in _skipped_rows(rows):
-                    writer.writerow(values + ["skipped", reason])
+                writer.writerow(_job_row(job, text, "unfinished", job.state.label))
+            for row in rows:
+                writer.writerow(row)
             fh.close()
             self._fh = None
             os.replace(self.tmp, self.path)
@@ -184,8 +202,9 @@ class JobsCsv:
         _remove(self.tmp)
 
 
-def _job_row(job: Job, state: str, reason: str) -> list:
-    """A non-finished job's row: what it has of the columns."""
+def _job_row(job: Job, text: Sequence[Any], state: str, reason: str) -> list:
+    """A non-finished job's row: what it has of the columns (``text``: the getters of the
+    system's text columns)."""
     start = job.first_start
     values: dict[str, Any] = {
         "id": job.id, "submit": float(job.submit_time), "start": "" if start is None else float(start),
@@ -193,28 +212,39 @@ def _job_row(job: Job, state: str, reason: str) -> list:
         "estimate": float(job.runtime_estimate), "wait": "", "response": "", "bsld": "",
         "kills": job.kills, "suspensions": job.suspensions, "migrations": job.migrations,
         "swaps": job.swaps, "tier": job.tier, "lost_work": float(job.lost_work)}
-    return [_cell(values[n]) for n in JobRecords.FIELDS] + [state, reason]
+    return [_cell(values[n]) for n in JobRecords.FIELDS] + [get(job) for get in text] + [state, reason]
 
 
 def _cell(v: Any) -> str:
     return v if isinstance(v, str) else repr(v)
 
 
-def _skipped_rows(rows: np.ndarray) -> Iterable[list]:
-    """Rows of SWF records the loader skipped: id, submit, processors, runtime, requested time."""
+def partial_row(values: dict[str, Any], text: Sequence[str] = (), words: dict[str, str] | None = None,
+                state: str = "skipped", reason: str = "") -> list[str]:
+    """A ``jobs.csv`` row of a job that never ran here: the record columns it has (``values``,
+    numbers or text), the text columns (``words``), the others empty."""
+    words = words or {}
+    return ([_cell(values[n]) if n in values else "" for n in JobRecords.FIELDS]
+            + [words.get(n, "") for n in text] + [state, reason])
+
+
+def skipped_rows(skipped: Iterable[tuple[str, np.ndarray]], text: Sequence[str] = ()) -> Iterable[list[str]]:
+    """Rows of SWF records the loader skipped, by reason: id, submit, processors, runtime,
+    requested time."""
     from .workload.table import COL
 
-    for r in rows.tolist():
-        alloc = r[COL["alloc_procs"]]
-        procs = r[COL["req_procs"]] if alloc == -1 else alloc
-        values = {"id": int(r[COL["job"]]), "submit": r[COL["submit"]], "procs": int(procs),
-                  "runtime": r[COL["run"]], "estimate": r[COL["req_time"]]}
-        yield [_cell(values[n]) if n in values else "" for n in JobRecords.FIELDS]
+    for reason, rows in skipped:
+        for r in rows.tolist():
+            alloc = r[COL["alloc_procs"]]
+            procs = r[COL["req_procs"]] if alloc == -1 else alloc
+            values = {"id": int(r[COL["job"]]), "submit": r[COL["submit"]], "procs": int(procs),
+                      "runtime": r[COL["run"]], "estimate": r[COL["req_time"]]}
+            yield partial_row(values, text, reason=reason)
 
 
-def csv_columns() -> Sequence[str]:
-    """The columns of ``jobs.csv``."""
-    return JobRecords.FIELDS + STATE_FIELDS
+def csv_columns(text: Sequence[str] = ()) -> Sequence[str]:
+    """The columns of ``jobs.csv`` (``text``: the system's text columns)."""
+    return JobRecords.FIELDS + tuple(text) + STATE_FIELDS
 
 
 def is_disk_error(exc: OSError) -> bool:

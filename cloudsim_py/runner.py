@@ -1,11 +1,14 @@
-"""Wire a simulated world together and run it: workload source -> datacenter <-> broker, the
-records listening; then metrics. The one place that knows every part; brokers and the engine do
-not import it."""
+"""Worlds and the one run loop. :func:`build` wires a datacenter world (workload source ->
+datacenter <-> broker, the records listening); every kind of system (``systems/``: a
+datacenter, a cloud system of leases or DAG jobs) hands its built world to :func:`run_system`,
+which runs it and gives every kind the same guarantees: the records of every job, the summary,
+a run that ends with work neither finished nor rejected is an error naming it. Brokers and the
+engine do not import this module."""
 
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterable, Iterator, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, Union
 
 import attrs
 
@@ -77,6 +80,103 @@ class World:
         return results(self, tau=tau, warmup=warmup, wall_seconds=wall_seconds)
 
 
+class SystemRun(Protocol):
+    """A built world of one kind of system, and what that kind adds to the results of a run
+    (``systems/``). :func:`run_system` runs any of them the same way."""
+
+    world: World
+
+    def summary(self) -> dict[str, Any]:
+        """The system's own measures, added to the run's summary (after the run)."""
+        ...
+
+    def stuck(self) -> list[str]:
+        """Work that never reached a datacenter and was not refused (a DAG task still at its
+        owner), described for the error of a stuck run; ``[]`` when there is none."""
+        ...
+
+    def rows(self) -> Iterable[Sequence[str]]:
+        """``jobs.csv`` rows of the work that never reached a datacenter (refused DAG jobs'
+        tasks, stuck tasks), each with its state and reason."""
+        ...
+
+    def write_files(self, folder: str) -> list[str]:
+        """The system's own output files (written atomically into ``folder``); their names."""
+        ...
+
+
+class PreparedSystem(Protocol):
+    """A system of a scenario with its workload read once (``systems/``): it builds one run per
+    broker and tells the outputs what they need about it."""
+
+    @property
+    def text(self) -> tuple[str, ...]:
+        """The text columns it adds to ``jobs.csv``."""
+        ...
+
+    @property
+    def table(self) -> WorkloadTable | None:
+        """A datacenter's cleaned workload table (``None`` for clouds)."""
+        ...
+
+    @property
+    def report(self) -> CleaningReport | None:
+        """A datacenter's cleaning report (``None`` for clouds)."""
+        ...
+
+    def start(self, broker: BrokerSpec, seed: int, listeners: Sequence[Any] = ()) -> SystemRun:
+        """The world under ``broker``, built but not run."""
+        ...
+
+    def report_lines(self) -> list[str]:
+        """What the loader read, kept and skipped, for the command line."""
+        ...
+
+    def load_report(self) -> dict | None:
+        """The same for ``summary.json`` (the skip counts)."""
+        ...
+
+    def skipped_rows(self) -> Iterable[Sequence[str]]:
+        """``jobs.csv`` rows of the workload's records the loader skipped, with the reason."""
+        ...
+
+    def info(self) -> dict[str, Any]:
+        """Facts ``summary.json`` records about the system (hosts and tiers, or the clouds)."""
+        ...
+
+    def describe(self) -> str:
+        """One line about the system and its workload."""
+        ...
+
+    def inputs(self) -> dict[str, str]:
+        """The input files (name -> path), whose checksums the rerun record keeps."""
+        ...
+
+    def options(self) -> dict[str, Any]:
+        """The system's options, resolved, as the top-level keys of a scenario mapping."""
+        ...
+
+
+@attrs.define(slots=True, eq=False)
+class WorldRun:
+    """A world with nothing to add: the run of a plain datacenter (:func:`simulate`,
+    :func:`build`)."""
+
+    world: World
+
+    def summary(self) -> dict[str, Any]:
+        return {}
+
+    def stuck(self) -> list[str]:
+        return []
+
+    def rows(self) -> Iterable[Sequence[str]]:
+        return ()
+
+    def write_files(self, folder: str) -> list[str]:
+        return []
+
+
 @attrs.define(slots=True, eq=False)
 class RunResult:
     """Everything a run produced."""
@@ -89,6 +189,10 @@ class RunResult:
     #: how results name the run's broker (a scenario's ``broker.label``, default the policy and
     #: its parameters)
     label: str | None = None
+    #: the system's handle on the world (its extra measures, rows and files)
+    run: SystemRun | None = None
+    #: what the workload's loader read, kept and skipped (for the command line)
+    loader: list[str] = attrs.field(factory=list)
 
     @property
     def datacenter(self) -> Datacenter:
@@ -114,19 +218,46 @@ class RunResult:
 
 
 def check_finished(result: RunResult, policy: str | None = None, shown: int = 5) -> None:
-    """A run that ran out of events must have finished or rejected every job: otherwise raise
+    """A run that ran out of events must have finished or rejected every job (and its system
+    must hold no work it never handed to a datacenter): otherwise raise
     :class:`~cloudsim_py.errors.StuckJobsError` naming the first ``shown`` stuck jobs (the
     result rides along as ``error.result``)."""
     stuck = result.unfinished
-    if not stuck:
+    held = result.run.stuck() if result.run is not None else []
+    if not stuck and not held:
         return
     policy = policy if policy is not None else ", ".join(b.name for b in result.world.brokers)
-    listed = "; ".join(f"job {j.id} ({j.state.label}, {j.procs} procs, submitted {j.submit_time:g})"
-                       for j in stuck[:shown])
-    more = f"; and {len(stuck) - shown} more" if len(stuck) > shown else ""
+    named = [f"job {j.id} ({j.state.label}, {j.procs} procs, submitted {j.submit_time:g})" for j in stuck]
+    named += held
+    listed = "; ".join(named[:shown])
+    more = f"; and {len(named) - shown} more" if len(named) > shown else ""
     raise StuckJobsError(f"policy {policy!r}: the simulation ran out of events at t={result.sim.now:g} "
-                         f"with {len(stuck)} jobs unfinished (never started, or suspended and never "
+                         f"with {len(named)} jobs unfinished (never started, or suspended and never "
                          f"resumed): {listed}{more}", tuple(stuck), result)
+
+
+def run_system(run: SystemRun, *, label: str | None = None, tau: float = 10.0, warmup: float = 0.0,
+               until: float | None = None, t0: float | None = None,
+               report: CleaningReport | None = None, table: WorkloadTable | None = None,
+               after: Callable[[World, dict], None] | None = None, loader: Sequence[str] = ()) -> RunResult:
+    """The one run loop: run a built world of any kind of system (to the end, or ``until``),
+    take the records and the summary (the kernel's measures, then the system's), and check that
+    every job ended (:func:`check_finished`; not with ``until``). ``after(world, summary)``
+    adds measures of the caller's listeners. ``t0``: when the run started (for
+    ``wall_seconds``; default now)."""
+    if t0 is None:
+        t0 = time.perf_counter()
+    world = run.world
+    world.run(until)
+    summary, records = results(world, tau=tau, warmup=warmup, wall_seconds=time.perf_counter() - t0)
+    summary.update(run.summary())
+    if after is not None:
+        after(world, summary)
+    result = RunResult(summary, records, world, report=report, table=table, label=label, run=run,
+                       loader=list(loader))
+    if until is None:
+        check_finished(result, label)
+    return result
 
 
 def _broker(broker: BrokerSpec | Broker | str) -> Broker:
@@ -210,11 +341,6 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
     broker = policy if isinstance(policy, Broker) else BrokerSpec(policy, params or {})
     world = build(workload, datacenter=spec, broker=broker, seed=seed, cpu_usage=cpu_usage,
                   cpu_estimate=cpu_estimate, factors=factors, record=record, listeners=listeners)
-    world.run(until)
-    summary, records = results(world, tau=tau, warmup=warmup, wall_seconds=time.perf_counter() - t0)
     table = workload if isinstance(workload, WorkloadTable) else None
-    result = RunResult(summary, records, world, report=table.report if table is not None else None,
-                       table=table, label=broker.name)
-    if until is None:
-        check_finished(result)
-    return result
+    return run_system(WorldRun(world), label=broker.name, tau=tau, warmup=warmup, until=until, t0=t0,
+                      report=table.report if table is not None else None, table=table)

@@ -71,15 +71,16 @@ def tasks(only: set[str] | None, seeds: int) -> list[tuple[str, str, str, int]]:
 
 def run_task(task: tuple[str, str, str, int]) -> dict:
     from cloudsim_py.scenario import load_scenario
-    from cloudsim_py.scenario.run import prepared_table, run_one
+    from cloudsim_py.scenario.run import prepare, run_one
 
     name, path, label, seed = task
     policy = "acfcfs" if label in VARIANTS else label
     overrides = [f"seed={seed}", f"broker={policy}"] + VARIANTS.get(label, [])
     scenario = load_scenario(path, overrides)
     t0 = time.perf_counter()
-    table, hosts = prepared_table(scenario)
-    result = run_one(scenario, scenario.brokers[0], table, hosts)
+    prepared = prepare(scenario)
+    hosts = prepared.info()["hosts"]
+    result = run_one(scenario, scenario.brokers[0], prepared)
     s = result.summary
     return {"trace": name, "label": label, "seed": seed, "hosts": hosts,
             "jobs": s["jobs_finished"], "wall": time.perf_counter() - t0,

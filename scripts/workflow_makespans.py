@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 
-from cloudsim_py.federation.workflows import machine_clouds, simulated_makespan  # noqa: E402
+from cloudsim_py.systems.workflows import machine_clouds, simulated_makespan  # noqa: E402
 from cloudsim_py.workload.dag import critical_path_length, runtime_cost  # noqa: E402
 from cloudsim_py.workload.wfformat import read_wfformat  # noqa: E402
 

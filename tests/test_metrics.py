@@ -81,7 +81,7 @@ def test_records_taken_mid_run_stay_valid_while_the_log_grows(monkeypatch):
     from cloudsim_py.metrics import JobLog
     from cloudsim_py.runner import build
 
-    monkeypatch.setattr(JobLog.__init__, "__defaults__", (2,))
+    monkeypatch.setattr(JobLog.__init__, "__defaults__", (2, ()))
     # one host, FCFS: job i runs from 10(i-1) to 10i
     world = build([Job(i, 0.0, 1, runtime=10.0) for i in range(1, 9)], datacenter=DatacenterSpec(hosts=1))
     world.run(until=35.0)

@@ -8,16 +8,16 @@ from .easy import EasyBroker
 from .ends import EstimatedEnds
 from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
-from .federated import FdlsScheduler, FdmmsScheduler, FederatedScheduler
-from .leases import LeaseScheduler
+from .dags import DagScheduler, FdlsScheduler, FdmmsScheduler
+from .leases import CloudScheduler, LeaseScheduler
 from .pect import PectBroker
 from .prio import PrioBroker
 from .queues import FifoQueue, JobQueue, WaitQueue, arrival
 from .spec import BrokerSpec
 
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
-           "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "EasyBroker", "EstimatedEnds",
-           "FcfsBroker", "FdlsScheduler", "FdmmsScheduler", "FederatedScheduler", "FifoQueue",
+           "CloudScheduler", "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "DagScheduler",
+           "EasyBroker", "EstimatedEnds", "FcfsBroker", "FdlsScheduler", "FdmmsScheduler", "FifoQueue",
            "JobQueue", "KtcbfBroker", "LeaseScheduler", "MigrationBackfillBroker", "PectBroker",
            "PrioBroker",
            "WaitQueue", "arrival", "broker_registry", "keep_smallest", "make_broker",

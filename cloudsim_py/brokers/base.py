@@ -92,6 +92,12 @@ class Broker(DatacenterListener, ABC):
     def schedule(self, now: float) -> None:
         """Decide what starts (and what is killed, suspended, resumed or swapped) now."""
 
+    def counters(self) -> Mapping[str, float]:
+        """What the policy counts beyond the datacenter's own counters (ARs accepted and
+        refused, leases preempted, rounds of messages...), by name: a run's summary adds them up
+        over its brokers. Default: nothing."""
+        return {}
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
 

@@ -82,21 +82,28 @@ def run_bases(path: str, overrides: Sequence[str], seeds: list[int | None]) -> t
     """Run a scenario file as the base (F_A = F_VM = 1), once per seed; returns the bases and
     the scenario's efficiency model (``None`` without ``workload.moldable``)."""
     from ..scenario import load_scenario
-    from ..scenario.run import prepared_table, run_one
+    from ..scenario.run import prepare, run_one
+    from ..systems import DatacenterSystem
 
     bases = []
     model = None
     for seed in seeds:
         extra = list(overrides) + ([f"seed={seed}"] if seed is not None else [])
         scenario = load_scenario(path, extra)
-        if scenario.moldable is not None:
-            model = scenario.moldable.efficiency
-            if scenario.moldable.factor != 1.0 or scenario.moldable.vm_factor != 1.0:
-                scenario = attrs.evolve(scenario, moldable=attrs.evolve(scenario.moldable, factor=1.0, vm_factor=1.0))
-        table, hosts = prepared_table(scenario)
-        result = run_one(scenario, scenario.brokers[0], table, hosts)
+        system = scenario.system
+        if not isinstance(system, DatacenterSystem):
+            raise ExperimentError(f"{path}: predictions are for a datacenter's workload (workload.moldable), "
+                                  f"not a cloud system")
+        moldable = system.moldable
+        if moldable is not None:
+            model = moldable.efficiency
+            if moldable.factor != 1.0 or moldable.vm_factor != 1.0:
+                system = attrs.evolve(system, moldable=attrs.evolve(moldable, factor=1.0, vm_factor=1.0))
+                scenario = attrs.evolve(scenario, system=system)
+        prepared = prepare(scenario)
+        result = run_one(scenario, scenario.brokers[0], prepared)
         c = result.records.columns
-        bases.append(Base({k: c[k] for k in ("submit", "finish", "procs", "runtime")}, hosts,
+        bases.append(Base({k: c[k] for k in ("submit", "finish", "procs", "runtime")}, prepared.info()["hosts"],
                           f"{path} seed {scenario.seed}"))
     return bases, model
 

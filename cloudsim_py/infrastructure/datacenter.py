@@ -512,6 +512,23 @@ class Datacenter:
     def cancel_wake(self, event: Event) -> None:
         self.sim.cancel(event)
 
+    def schedule_action(self, time: float, action: Callable[[Any], Any], arg: Any = None,
+                        phase: int = TIMER) -> Event:
+        """Run a broker-side ``action(arg)`` at ``time`` in ``phase`` (one of
+        :mod:`~cloudsim_py.infrastructure.phases`: ``PREEMPT`` for capacity freed on purpose,
+        ``TIMER`` for capacity taken), then a scheduling pass. An exception is reported as a
+        failure of the policy, like one in its hooks. Cancel with :meth:`cancel_wake`."""
+        return self.sim.schedule(time, self._action_fired, (action, arg), phase)
+
+    def _action_fired(self, call: tuple[Callable[[Any], Any], Any]) -> None:
+        self._dirty = True
+        action, arg = call
+        try:
+            action(arg)
+        except Exception as exc:
+            raise policy_failure(self.broker, getattr(action, "__qualname__", "an action"), self.sim.now,
+                                 exc) from exc
+
     def send(self, dest: Any, payload: Any, delay: float | None = None) -> Event:
         """Send ``payload`` to another entity (a datacenter or a broker): its ``receive`` gets a
         :class:`~cloudsim_py.engine.Message` after ``delay`` (default: the simulation's

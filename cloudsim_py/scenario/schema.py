@@ -14,7 +14,7 @@ import attrs
 from ..brokers.spec import BrokerSpec
 from ..class_metrics import ClassesSpec
 from ..errors import PolicyError, ScenarioError, SpecError
-from ..federation.spec import FederationSpec
+from ..clouds.spec import FederationSpec
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import MetricsSpec
 from ..validate import boolean, integer, kind, text
@@ -22,6 +22,7 @@ from ..workload.dag_spec import DagWorkloadSpec
 from ..workload.lease_spec import LeaseWorkloadSpec
 from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
+from ..systems import DagCloudSystem, DatacenterSystem, LeaseCloudSystem, System
 
 __all__ = ["BrokerSpec", "DagWorkloadSpec", "DatacenterSpec", "FederationSpec", "LeaseWorkloadSpec",
            "MetricsSpec", "OutputSpec", "Scenario", "WorkloadSpec", "build_scenario", "expand_env"]
@@ -38,20 +39,18 @@ class OutputSpec:
 
 @attrs.define(slots=True, frozen=True)
 class Scenario:
-    """A whole experiment: one workload on one datacenter under one or more brokers; or a cloud
-    system (``federation``) running DAG jobs (``dags``) or leases (``leases``)."""
+    """A whole experiment: one system (a datacenter running a workload, or a cloud system running
+    leases or DAG jobs; :mod:`cloudsim_py.systems`) under one or more brokers, with the metrics'
+    options and where the outputs go."""
 
     name: str = attrs.field(validator=text())
-    workload: WorkloadSpec | None = None
+    system: System
     seed: int = attrs.field(default=0, validator=integer(0, 2**63 - 1))
-    datacenter: DatacenterSpec = DatacenterSpec()
     brokers: tuple[BrokerSpec, ...] = (BrokerSpec(),)
     metrics: MetricsSpec = MetricsSpec()
     output: OutputSpec = OutputSpec()
     source: str = "<mapping>"           #: file the scenario came from
     base_dir: str = "."                 #: folder relative input paths resolve against
-    #: ``workload.moldable``: moldable jobs, static reshaping (F_A), VM resizing (F_VM)
-    moldable: MoldableSpec | None = None
     #: ``metrics.classes``: per-runtime-class metrics (S, M, L, all) in the summary
     classes: ClassesSpec | None = None
     #: modules (or ``.py`` files) imported before the brokers are made: the only user code a
@@ -63,9 +62,6 @@ class Scenario:
     def labels(self) -> tuple[str, ...]:
         """How results name each broker (unique: checked when the scenario is built)."""
         return tuple(b.name for b in self.brokers)
-    federation: FederationSpec | None = None    #: clouds (with dags or leases instead of workload)
-    dags: DagWorkloadSpec | None = None
-    leases: LeaseWorkloadSpec | None = None
 
 
 class _Ctx:
@@ -238,40 +234,52 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     env = os.environ if env is None else env
     raw = _keys(ctx, data, "", TOP_KEYS)
     plugins, modules = _plugins(ctx, raw.get("plugins", []), base_dir)
-    if any(k in raw for k in ("federation", "dags", "leases")):
-        return _cloud_scenario(ctx, raw, source, base_dir, env, plugins, modules, overrides)
-    if "workload" not in raw:
-        raise ctx.error("workload", "a scenario needs a workload (trace, model or jobs), or a federation "
-                                    "with dags or leases")
     name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
     seed = raw.get("seed", 0)
-    dc = ctx.spec(DatacenterSpec, _keys(ctx, raw.get("datacenter", {}), "datacenter",
-                                        _fields(DatacenterSpec)), "datacenter")
-    workload = _workload(ctx, raw["workload"], base_dir, env)
-    broker_raw = raw.get("broker", {"policy": "fcfs"})
-    if isinstance(broker_raw, list):
-        if not broker_raw:
-            raise ctx.error("broker", "an empty list of brokers")
-        brokers = tuple(_broker(ctx, b, f"broker.{i}", modules) for i, b in enumerate(broker_raw))
-    else:
-        brokers = (_broker(ctx, broker_raw, "broker", modules),)
-    _check_tiers(ctx, dc, brokers, isinstance(broker_raw, list))
-    _unique_labels(ctx, brokers)
     metrics_raw = _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec) + ("classes",))
     classes = _classes(ctx, metrics_raw.pop("classes", None))
     metrics = ctx.spec(MetricsSpec, metrics_raw, "metrics")
-    moldable = _moldable(ctx, raw["workload"])
-    if moldable is not None and moldable.vm_factor != 1.0 and dc.groups:
-        raise ctx.error("workload.moldable.vm_factor", "a datacenter given as host groups cannot be "
-                                                       "resized; give datacenter.hosts")
     out_raw = _keys(ctx, raw.get("output", {}), "output", _fields(OutputSpec))
     if "dir" in out_raw:
         out_raw["dir"] = expand_env(ctx, out_raw["dir"], "output.dir", env)
     output = ctx.spec(OutputSpec, out_raw, "output")
-    return ctx.spec(Scenario, dict(name=name, seed=seed, datacenter=dc, workload=workload,
-                                   brokers=brokers, metrics=metrics, output=output, source=source,
-                                   base_dir=base_dir, moldable=moldable, classes=classes,
+    system: System
+    if any(k in raw for k in ("federation", "dags", "leases")):
+        system, brokers = _cloud_system(ctx, raw, base_dir, env, modules, output)
+    else:
+        system, brokers = _datacenter_system(ctx, raw, base_dir, env, modules, output)
+    _unique_labels(ctx, brokers)
+    return ctx.spec(Scenario, dict(name=name, seed=seed, system=system, brokers=brokers, metrics=metrics,
+                                   output=output, source=source, base_dir=base_dir, classes=classes,
                                    plugins=plugins, overrides=tuple(overrides)), "")
+
+
+def _brokers(ctx: _Ctx, raw: dict, default: str, modules: dict[str, str]) -> tuple[tuple[BrokerSpec, ...], bool]:
+    """The ``broker`` section (one mapping or a list of them) and whether it was a list."""
+    broker_raw = raw.get("broker", {"policy": default})
+    if isinstance(broker_raw, list):
+        if not broker_raw:
+            raise ctx.error("broker", "an empty list of brokers")
+        return tuple(_broker(ctx, b, f"broker.{i}", modules) for i, b in enumerate(broker_raw)), True
+    return (_broker(ctx, broker_raw, "broker", modules),), False
+
+
+def _datacenter_system(ctx: _Ctx, raw: dict, base_dir: str, env: Mapping[str, str], modules: dict[str, str],
+                       output: OutputSpec) -> tuple[DatacenterSystem, tuple[BrokerSpec, ...]]:
+    """A datacenter (``datacenter``) running a ``workload``, and its brokers."""
+    if "workload" not in raw:
+        raise ctx.error("workload", "a scenario needs a workload (trace, model or jobs), or a federation "
+                                    "with dags or leases")
+    dc = ctx.spec(DatacenterSpec, _keys(ctx, raw.get("datacenter", {}), "datacenter",
+                                        _fields(DatacenterSpec)), "datacenter")
+    workload = _workload(ctx, raw["workload"], base_dir, env)
+    brokers, listed = _brokers(ctx, raw, "fcfs", modules)
+    _check_tiers(ctx, dc, brokers, listed)
+    moldable = _moldable(ctx, raw["workload"])
+    if moldable is not None and moldable.vm_factor != 1.0 and dc.groups:
+        raise ctx.error("workload.moldable.vm_factor", "a datacenter given as host groups cannot be "
+                                                       "resized; give datacenter.hosts")
+    return DatacenterSystem(workload=workload, datacenter=dc, moldable=moldable, swf=output.swf), brokers
 
 
 def _check_tiers(ctx: _Ctx, dc: DatacenterSpec, brokers: tuple[BrokerSpec, ...], listed: bool) -> None:
@@ -298,13 +306,13 @@ def _path(ctx: _Ctx, value: Any, path: str, base_dir: str, env: Mapping[str, str
     return os.path.normpath(os.path.join(base_dir, os.path.expanduser(expand_env(ctx, value, path, env))))
 
 
-def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mapping[str, str],
-                    plugins: tuple[str, ...], modules: dict[str, str], overrides: tuple[str, ...]) -> Scenario:
+def _cloud_system(ctx: _Ctx, raw: dict, base_dir: str, env: Mapping[str, str], modules: dict[str, str],
+                  output: OutputSpec) -> tuple[LeaseCloudSystem | DagCloudSystem, tuple[BrokerSpec, ...]]:
     """A cloud system (``federation``) running ``dags`` or ``leases`` (docs/federation.md): the
     sections, then what spans them (policies, task types, sizes)."""
     from ..brokers.base import broker_registry
-    from ..brokers.federated import FederatedScheduler
-    from ..brokers.leases import LeaseScheduler
+    from ..brokers.dags import DagScheduler
+    from ..brokers.leases import CloudScheduler
 
     if "federation" not in raw:
         raise ctx.error("federation", "dags and leases run on clouds: give federation (vm_types, clouds)")
@@ -315,11 +323,12 @@ def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mappi
     if ("dags" in raw) == ("leases" in raw):
         raise ctx.error("dags" if "dags" in raw else "federation",
                         "give exactly one of dags or leases for the clouds to run")
+    if output.swf:
+        raise ctx.error("output.swf", "schedule.swf is a datacenter's schedule; a cloud system writes "
+                                      "intervals.csv (every transfer, run, save, reload and migration)")
     fed = ctx.spec(FederationSpec, _keys(ctx, raw["federation"], "federation", _fields(FederationSpec)),
                    "federation")
-    name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
-    seed = raw.get("seed", 0)
-    dags = leases = None
+    system: LeaseCloudSystem | DagCloudSystem
     if "dags" in raw:
         d = _keys(ctx, raw["dags"], "dags", _fields(DagWorkloadSpec))
         if isinstance(d.get("workflows"), list):
@@ -333,7 +342,8 @@ def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mappi
         except SpecError as exc:
             err = exc.within("dags")
             raise ctx.error(err.path, err.message) from None
-        base: type = FederatedScheduler
+        system = DagCloudSystem(fed, dags)
+        base: type = DagScheduler
         default, what = "fdls", "a cloud-system policy (fdls, fdmms)"
     else:
         lr = _keys(ctx, raw["leases"], "leases", _fields(LeaseWorkloadSpec))
@@ -349,28 +359,16 @@ def _cloud_scenario(ctx: _Ctx, raw: dict, source: str, base_dir: str, env: Mappi
             if vms > cloud.vms:
                 raise ctx.error(f"leases.requests.{i}.nodes", f"lease {lease.id} asks {vms} VMs, more than cloud "
                                                               f"{cloud.name!r} has ({cloud.vms})")
-        base = LeaseScheduler
+        system = LeaseCloudSystem(fed, leases)
+        base = CloudScheduler
         default, what = "leases", "a lease scheduler (leases)"
-    broker_raw = raw.get("broker", {"policy": default})
-    listed = isinstance(broker_raw, list)
-    if listed and not broker_raw:
-        raise ctx.error("broker", "an empty list of brokers")
-    brokers = tuple(_broker(ctx, b, f"broker.{i}", modules) for i, b in enumerate(broker_raw)) if listed else \
-        (_broker(ctx, broker_raw, "broker", modules),)
-    _unique_labels(ctx, brokers)
+    brokers, listed = _brokers(ctx, raw, default, modules)
     for i, spec in enumerate(brokers):
         cls = broker_registry.get(spec.policy)
         ok = isinstance(cls, type) and issubclass(cls, base)
-        if base is LeaseScheduler and ok and issubclass(cls, FederatedScheduler):
+        if base is CloudScheduler and ok and issubclass(cls, DagScheduler):
             ok = False
         if not ok:
             raise ctx.error(f"broker.{i}.policy" if listed else "broker.policy",
-                            f"policy {spec.policy!r} cannot run {'dags' if dags else 'leases'}: give {what}")
-    metrics = ctx.spec(MetricsSpec, _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec)), "metrics")
-    out_raw = _keys(ctx, raw.get("output", {}), "output", _fields(OutputSpec))
-    if "dir" in out_raw:
-        out_raw["dir"] = expand_env(ctx, out_raw["dir"], "output.dir", env)
-    output = ctx.spec(OutputSpec, out_raw, "output")
-    return ctx.spec(Scenario, dict(name=name, seed=seed, brokers=brokers, metrics=metrics, output=output,
-                                   source=source, base_dir=base_dir, federation=fed, dags=dags, leases=leases,
-                                   plugins=plugins, overrides=tuple(overrides)), "")
+                            f"policy {spec.policy!r} cannot run {'dags' if 'dags' in raw else 'leases'}: give {what}")
+    return system, brokers

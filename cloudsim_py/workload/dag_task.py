@@ -41,6 +41,8 @@ class TaskJob:
     memory_mb: float = 0.0              #: M_j
     ready_at: float | None = None       #: input data on this cloud (None: at submission)
     owner: int = -1                     #: index of the cloud that owns the job
+    cloud: str = ""                     #: the cloud it was sent to
+    start: float | None = None          #: the requested start of an AR job's entry task
     row: int = -1
     ref: Any = attrs.field(default=None, repr=False, eq=False)   #: the owner's handle
 
@@ -60,9 +62,9 @@ class TaskJob:
         return self.procs
 
     @property
-    def start(self) -> None:
-        """An AR task has no fixed start: it is reserved from when it is ready (docs/federation.md)."""
-        return None
+    def dag(self) -> Hashable:
+        """The DAG job it belongs to."""
+        return self.job_id
 
     @property
     def preemptible(self) -> bool:

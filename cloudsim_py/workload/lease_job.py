@@ -18,7 +18,7 @@ those and the protocol's fields.
 from __future__ import annotations
 
 import math
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
@@ -43,6 +43,12 @@ class LeaseDescription(JobDescription, Protocol):
     def memory_mb(self) -> float: ...
     @property
     def not_before(self) -> float: ...
+    @property
+    def cloud(self) -> str: ...
+    @property
+    def dag(self) -> Any: ...
+    @property
+    def task(self) -> Any: ...
 
 
 def _rigid(kind: str, id: int, procs: int, size: int) -> None:
@@ -74,7 +80,11 @@ class LeaseJob:
     image_mb: float = 0.0           #: disk image transferred before it runs (S_I)
     memory_mb: float = 0.0          #: memory of a VM, saved on suspension (M_j)
     row: int = -1
+    cloud: str = ""                 #: the cloud it runs on
     request: LeaseRequest | None = attrs.field(default=None, repr=False, eq=False)
+    #: a lease is no DAG job's task
+    dag: None = attrs.field(default=None, init=False, repr=False)
+    task: None = attrs.field(default=None, init=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         if isinstance(self.procs, bool) or not isinstance(self.procs, int) or self.procs < 1:
@@ -84,13 +94,13 @@ class LeaseJob:
                            f"requested duration {self.runtime_estimate!r}")
 
     @classmethod
-    def of(cls, lease: LeaseRequest, vm_cpus: int = 1, row: int = -1) -> "LeaseJob":
-        """The description of ``lease`` on a cloud whose VMs have ``vm_cpus`` CPUs."""
+    def of(cls, lease: LeaseRequest, vm_cpus: int = 1, row: int = -1, cloud: str = "") -> "LeaseJob":
+        """The description of ``lease`` on cloud ``cloud``, whose VMs have ``vm_cpus`` CPUs."""
         per_node = max(1, math.ceil(lease.cpus_per_node / vm_cpus - 1e-12))
         return cls(id=lease.id, submit_time=lease.submit_time, procs=int(lease.nodes * per_node),
                    runtime=lease.run_time, runtime_estimate=lease.duration, mode=lease.mode,
                    start=lease.start, preemptible=lease.preemptible, image_mb=lease.image_mb,
-                   memory_mb=lease.memory_mb, row=row, request=lease)
+                   memory_mb=lease.memory_mb, row=row, cloud=cloud, request=lease)
 
     @property
     def min_procs(self) -> int:

@@ -180,6 +180,7 @@ def test_a_sweep_runs_a_cloud_system_scenario_with_one_row_per_policy(tmp_path):
     result = run_sweep(load_sweep(sweep), str(tmp_path / "r.csv"), backend=LocalBackend(1))
     assert result.ran == 2 and result.failed == 0
     rows = read_results(result.path)
+    # rows are named by each broker's label (the policy and its parameters), as for datacenters
     assert [(r["policy"], r["broker.0.params.alpha"]) for r in rows] == [
-        ("fdls", 0.0), ("fdmms", 0.0), ("fdls", 1.0), ("fdmms", 1.0)]
+        ("fdls(alpha=0.0)", 0.0), ("fdmms(alpha=0.0)", 0.0), ("fdls(alpha=1.0)", 1.0), ("fdmms(alpha=1.0)", 1.0)]
     assert {r["avg_job_time"] for r in rows} == {50.0} and {r["dag_jobs_finished"] for r in rows} == {1}

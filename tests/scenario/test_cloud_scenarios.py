@@ -84,7 +84,7 @@ def test_a_lease_file_scenario_reads_the_file_relative_to_the_scenario(tmp_path,
     src = lease_file("haizea-tests/preemption.lwf")
     (tmp_path / "w").mkdir()
     (tmp_path / "w" / "p.lwf").write_text(src.read_text())
-    text = LEASES.split("leases:")[0] + "leases: {lwf: w/p.lwf}\nbroker: {policy: leases, params: {preemption: wait}}\n"
+    text = LEASES.split("leases:")[0] + "leases: {lwf: w/p.lwf}\nbroker: {policy: leases, params: {preemption: start-late}}\n"
     (_, r), = run_scenario(load_scenario(write(tmp_path, text)))
     assert r.summary["be_done"] == 3608.0 and r.summary["ar_avg_delay"] == 1816.0
 
@@ -237,8 +237,8 @@ def test_the_scenario_examples_of_docs_federation_md_are_valid(tmp_path, lease_f
     doc = (Path(__file__).resolve().parents[2] / "docs" / "federation.md").read_text()
     dag_example, lease_example = re.findall(r"```yaml\n(.*?)```", doc, re.S)
     sc = load_scenario(write(tmp_path, dag_example, "dags.yaml"))
-    assert [b.policy for b in sc.brokers] == ["fdls", "fdmms"] and sc.dags.model["jobs"] == 64
+    assert [b.policy for b in sc.brokers] == ["fdls", "fdmms"] and sc.system.dags.model["jobs"] == 64
     from cloudsim_py.workload.shared_data import leases_dir
 
     sc = load_scenario(write(tmp_path, lease_example, "leases.yaml"), env={"CLOUDSIM_PY_LEASES": leases_dir()})
-    assert sc.brokers[0].params["preemption"] == "suspend" and sc.federation.clouds[0].vms == 144
+    assert sc.brokers[0].params["preemption"] == "suspend" and sc.system.federation.clouds[0].vms == 144

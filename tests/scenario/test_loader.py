@@ -27,8 +27,8 @@ def write(tmp_path, text, name="s.yaml"):
 
 def test_a_valid_scenario_loads_into_the_schema(tmp_path):
     sc = load_scenario(write(tmp_path, BASE))
-    assert sc.name == "t" and sc.seed == 3 and sc.datacenter.hosts == 4
-    assert sc.brokers[0].policy == "easy" and len(sc.workload.jobs) == 2
+    assert sc.name == "t" and sc.seed == 3 and sc.system.datacenter.hosts == 4
+    assert sc.brokers[0].policy == "easy" and len(sc.system.workload.jobs) == 2
 
 
 def test_unknown_key_names_file_line_and_path(tmp_path):
@@ -68,7 +68,7 @@ def test_relative_trace_paths_resolve_against_the_scenario_file(tmp_path, monkey
     path = write(tmp_path / "sc", "name: t\nworkload: {trace: ../data/w.swf}\n")
     monkeypatch.chdir("/")
     sc = load_scenario(path)
-    assert sc.workload.trace == str(tmp_path / "data" / "w.swf")
+    assert sc.system.workload.trace == str(tmp_path / "data" / "w.swf")
     [(policy, result)] = run_scenario(sc)
     assert result.summary["jobs_finished"] == 1 and len(result.datacenter.hosts) == 4  # from header
 
@@ -77,11 +77,11 @@ def test_environment_variables_expand_with_defaults(tmp_path):
     (tmp_path / "w.swf").write_text("1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
     text = "name: t\ndatacenter: {hosts: 2}\nworkload: {trace: '${MY_TRACES:-.}/w.swf'}\n"
     path = write(tmp_path, text)
-    assert load_scenario(path, env={}).workload.trace == str(tmp_path / "w.swf")
+    assert load_scenario(path, env={}).system.workload.trace == str(tmp_path / "w.swf")
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "w.swf").write_text("1 0 0 10 2 -1 -1 2 20 -1 1 1 1 -1 -1 -1 -1 -1\n")
-    assert load_scenario(path, env={"MY_TRACES": str(sub)}).workload.trace == str(sub / "w.swf")
+    assert load_scenario(path, env={"MY_TRACES": str(sub)}).system.workload.trace == str(sub / "w.swf")
 
 
 def test_an_unset_variable_without_default_is_an_error_naming_the_key(tmp_path):
@@ -92,7 +92,7 @@ def test_an_unset_variable_without_default_is_an_error_naming_the_key(tmp_path):
 
 def test_set_overrides_apply_before_validation_with_yaml_types(tmp_path):
     sc = load_scenario(write(tmp_path, BASE), ["broker.policy=fcfs", "datacenter.hosts=8", "seed=11"])
-    assert (sc.brokers[0].policy, sc.datacenter.hosts, sc.seed) == ("fcfs", 8, 11)
+    assert (sc.brokers[0].policy, sc.system.datacenter.hosts, sc.seed) == ("fcfs", 8, 11)
 
 
 def test_a_bad_override_is_reported_against_the_command_line(tmp_path):
@@ -156,7 +156,7 @@ def test_a_two_tier_policy_refuses_four_tiers(tmp_path):
 def test_interference_numbers_can_be_overridden_and_checked(tmp_path):
     ok = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, multi_mean: 0.5}}")
     sc = load_scenario(write(tmp_path, ok))
-    model = sc.datacenter.interference
+    model = sc.system.datacenter.interference
     assert model.name == "liu2013" and model.multi_mean == 0.5 and model.multi_sd == 0.144
     bad = BASE.replace("{hosts: 4}", "{hosts: 4, tiers: 2, interference: {preset: liu2013, idle_floor: 2}}")
     with pytest.raises(ScenarioError, match=r"datacenter\.interference\.idle_floor"):
@@ -169,7 +169,7 @@ def test_host_groups_run_at_their_speed(tmp_path):
     text = BASE.replace("datacenter: {hosts: 4}",
                         "datacenter: {name: fast, groups: [{count: 4, speed: 2.0, type: big}]}")
     sc = load_scenario(write(tmp_path, text))
-    assert sc.datacenter.name == "fast" and sc.datacenter.host_count == 4
+    assert sc.system.datacenter.name == "fast" and sc.system.datacenter.host_count == 4
     (_, result), = run_scenario(sc, out_dir=None)
     rows = result.records.by_id()
     assert rows[1]["finish"] == 5.0 and rows[2]["start"] == 5.0 and rows[2]["finish"] == 7.5

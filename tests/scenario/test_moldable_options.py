@@ -123,7 +123,7 @@ def test_bad_moldable_and_class_options_name_the_key(tmp_path, old, new, message
 
 def test_a_sweep_axis_can_set_the_reshaping_factor(tmp_path):
     sc = load_scenario(write(tmp_path, BASE), ["workload.moldable.factor=0.75"])
-    assert sc.moldable.factor == 0.75
+    assert sc.system.moldable.factor == 0.75
 
 
 @pytest.mark.parametrize("broker, message", [

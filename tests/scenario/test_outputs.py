@@ -158,7 +158,7 @@ def test_a_full_disk_while_jobs_csv_streams_is_a_one_line_error_and_leaves_nothi
 
     monkeypatch.setattr(outputs, "open", fake_open, raising=False)
     # a chunk of 2 jobs: the first chunk of finished jobs is written while the run goes
-    monkeypatch.setattr(metrics.JobLog.__init__, "__defaults__", (2,))
+    monkeypatch.setattr(metrics.JobLog.__init__, "__defaults__", (2, ()))
     path = tmp_path / "s.yaml"
     path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
     out = tmp_path / "out"

@@ -8,7 +8,7 @@ its own type. A cloud here is a :class:`~cloudsim_py.infrastructure.datacenter.D
 ``vms`` hosts of speed 1 and type ``vm_type.name``, one tier: a VM runs one lease or task at a
 time. Host speed stays 1 because a task's time on the cloud is computed when it is placed (the
 execution-time matrix is not a speed factor; a runtime is divided by the VM type's ``speed``
-then, see :class:`~cloudsim_py.federation.matrix.ExecutionModel`); the identical hosts keep the
+then, see :class:`~cloudsim_py.clouds.matrix.ExecutionModel`); the identical hosts keep the
 datacenter on its fast path.
 """
 

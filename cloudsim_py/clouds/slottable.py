@@ -1,5 +1,5 @@
-"""A cloud's slot table: which of its VMs are booked when, by which lease or task. Imports
-sortedcontainers, attrs and the package's errors; nothing from the engine.
+"""A cloud's slot table: which of its VMs are booked when, by which lease or task. Imports numpy,
+attrs and the package's errors; nothing from the engine.
 
 Li et al. (seed 001, section IV-C): "A scheduler uses a slot table to record execution schedule of
 all VMs in its cloud"; an accepted AR task gets "a set of required VMs ... selected arbitrarily"
@@ -13,28 +13,40 @@ Questions it answers:
 - :meth:`SlotTable.earliest_start` - the earliest time ``>= not_before`` at which ``n`` VMs (of an
   optional candidate set) are all free for ``duration``, and which VMs (the lowest ids free then:
   a deterministic "arbitrary" choice). This is the answer to Li et al.'s task-checking request.
+- :meth:`SlotTable.free_until` - the VMs free at a time and until when (a scheduling pass).
 - :meth:`SlotTable.overlapping` - the reservations that meet an interval (e.g. the best-effort
-  leases an AR would have to preempt).
-- :meth:`SlotTable.free_vms` - the VMs free over an interval.
+  leases an AR would have to preempt); :meth:`SlotTable.free_vms` - the VMs free over one.
 
 Updates: :meth:`reserve`, :meth:`release` (a lease or task gone, e.g. preempted), :meth:`shorten`
 (a lease that ends early frees its slots from then on), :meth:`forget_before` (drop history).
 
-Complexity, with ``V`` VMs, ``m`` reservations on a VM and ``r`` the reservations on the candidate
-VMs that end after ``not_before``: ``earliest_start`` O(V log m + r log r) (a sweep over the free
-windows of every candidate VM); ``reserve``, ``release``, ``shorten`` O(k log m) for ``k`` VMs;
-``overlapping`` and ``free_vms`` O(V log m + output).
+**How.** Each VM's bookings are a short sorted list (the source of truth) mirrored in two numpy
+arrays of its *free windows*: ``lo[v, i]`` the end of booking ``i - 1`` (``-BIG`` before the
+first) and ``hi[v, i]`` the start of booking ``i`` (``BIG`` after the last), padded with empty
+windows ``[BIG, BIG)``. A question is then a few whole-array operations over the ``V x (K + 1)``
+windows (``V`` VMs, ``K`` the most bookings on one VM, a handful): a VM is free over
+``[t, t + d)`` exactly when one of its windows has ``lo <= t`` and ``t + d <= hi``.
+
+Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windows, ``k`` VMs
+of a reservation): ``earliest_start`` O(W log W) in numpy (sorting the windows that can hold
+the duration), ``free_until``, ``free_vms``, ``horizons`` O(W) in numpy, ``reserve``,
+``release``, ``shorten`` O(k K) (each touched VM's row rewritten), ``overlapping`` O(V log K +
+output).
 """
 
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, insort
 from typing import Hashable, Iterable, Iterator
 
 import attrs
-from sortedcontainers import SortedList
+import numpy as np
 
 from ..errors import CapacityError
+
+#: "never" as a finite number (windows' arithmetic stays finite: no inf - inf)
+BIG = 1.0e300
 
 
 @attrs.frozen(slots=True)
@@ -59,17 +71,48 @@ class SlotTable:
     ['be-1']
     """
 
-    __slots__ = ("n_vms", "_busy", "_seq_of", "_by_seq", "_next")
+    __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width")
 
     def __init__(self, n_vms: int):
-        if not isinstance(n_vms, int) or n_vms < 1:
+        if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
             raise CapacityError(f"slot table: n_vms = {n_vms!r} must be an integer >= 1")
         self.n_vms = n_vms
+        #: bumps at every change: lets a caller cache answers
+        self.version = 0
         #: per VM: (start, end, seq) of its reservations, sorted by start (starts are distinct)
-        self._busy: list[SortedList] = [SortedList() for _ in range(n_vms)]
+        self._busy: list[list[tuple[float, float, int]]] = [[] for _ in range(n_vms)]
         self._seq_of: dict[Hashable, int] = {}          #: reservation id -> its sequence number
         self._by_seq: dict[int, Reservation] = {}       #: sequence number -> reservation (made order)
         self._next = 0
+        self._width = 4                                 #: bookings a row of the window arrays holds
+        self._lo, self._hi = self._empty(n_vms, self._width)
+
+    @staticmethod
+    def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+        lo = np.full((rows, width + 1), BIG)
+        hi = np.full((rows, width + 1), BIG)
+        lo[:, 0] = -BIG
+        return lo, hi
+
+    def _write_row(self, v: int) -> None:
+        """Mirror VM ``v``'s bookings in the window arrays (grown when a row is full)."""
+        busy = self._busy[v]
+        k = len(busy)
+        if k > self._width:
+            width = max(2 * self._width, k)
+            lo, hi = self._empty(self.n_vms, width)
+            w = self._width + 1
+            lo[:, :w] = self._lo
+            hi[:, :w] = self._hi
+            lo[:, w:] = BIG
+            self._lo, self._hi, self._width = lo, hi, width
+        lo = self._lo[v]
+        hi = self._hi[v]
+        lo[1:] = BIG
+        hi[:] = BIG
+        if k:
+            lo[1:k + 1] = [b[1] for b in busy]
+            hi[:k] = [b[0] for b in busy]
 
     # -- queries ---------------------------------------------------------------------------------
 
@@ -97,20 +140,22 @@ class SlotTable:
             return list(range(self.n_vms))
         out = sorted(set(vms))
         for v in out:
-            if not (isinstance(v, int) and 0 <= v < self.n_vms):
+            if not (isinstance(v, (int, np.integer)) and 0 <= v < self.n_vms):
                 raise CapacityError(f"slot table: VM {v!r} is not one of 0..{self.n_vms - 1}")
-        return out
+        return [int(v) for v in out]
 
-    def _first_after(self, busy: SortedList, t: float) -> int:
-        """Index of the first reservation of a VM that ends after ``t``."""
-        i = busy.bisect_left((t,))
-        if i > 0 and busy[i - 1][1] > t:
-            i -= 1
-        return i
+    def _windows(self, vms: Iterable[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """The window arrays of the candidate VMs (and their ids, ``None`` for all)."""
+        if vms is None:
+            return self._lo, self._hi, None
+        ids = np.array(self._candidates(vms), dtype=np.intp)
+        return self._lo[ids], self._hi[ids], ids
 
     def _is_free(self, vm: int, start: float, end: float) -> bool:
         busy = self._busy[vm]
-        i = self._first_after(busy, start)
+        i = bisect_left(busy, (start,))
+        if i > 0 and busy[i - 1][1] > start:
+            return False
         return i == len(busy) or busy[i][0] >= end
 
     def earliest_start(self, n: int, duration: float, not_before: float = 0.0,
@@ -118,73 +163,51 @@ class SlotTable:
         """Earliest ``t >= not_before`` with ``n`` of the candidate VMs (``vms``, default all) free
         over ``[t, t + duration)``, and the lowest ``n`` VM ids free then.
 
-        Each candidate VM contributes its free windows: the start times ``s`` with
-        ``[s, s + duration)`` inside one of its gaps, an interval ``[gap start, gap end - duration]``
-        (the last one open-ended). A sweep over the window bounds in time order finds the first
-        time ``n`` windows are open."""
-        candidates = self._candidates(vms) if vms is not None else range(self.n_vms)
-        if not (isinstance(n, int) and 1 <= n <= len(candidates)):
-            raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(candidates)} candidates")
+        A window ``[lo, hi)`` can hold the duration from ``max(lo, not_before)`` if it is at least
+        that long. Among such windows, those holding ``[t, t + d)`` number
+        ``#{lo' <= t} - #{hi < t + d}`` (a window shorter than ``d`` cannot lie inside
+        ``(t, t + d)``, so the second count only removes windows the first counted); the answer is
+        the first window start ``lo'`` at which that reaches ``n``. O(W log W)."""
+        lo, hi, ids = self._windows(vms)
+        candidates = lo.shape[0]
+        if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 1 <= n <= candidates):
+            raise CapacityError(f"slot table: cannot find {n!r} VMs among {candidates} candidates")
         if not (duration > 0 and math.isfinite(duration)):
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
-        events: list[tuple[float, int, int]] = []   # (time, 0 = window opens / 1 = closes, vm)
-        append = events.append
-        now_open: list[int] = []                    # VMs free over [not_before, + duration)
-        busy_of = self._busy
-        for v in candidates:
-            cursor = not_before
-            for s, e, _ in busy_of[v]:              # few bookings per VM: a plain scan beats bisecting
-                if e <= cursor:
-                    continue                        # over before the cursor
-                if s - cursor >= duration:
-                    if cursor == not_before:
-                        now_open.append(v)
-                    append((cursor, 0, v))
-                    append((s - duration, 1, v))
-                cursor = e
-            if cursor == not_before:
-                now_open.append(v)
-            append((cursor, 0, v))
-        if len(now_open) >= n:                      # the usual answer: now, on the lowest ids
-            return not_before, tuple(now_open[:n])
-        events.sort()
-        open_vms: set[int] = set()
-        k = 0
-        while k < len(events):
-            t, kind, v = events[k]
-            k += 1
-            if kind == 1:
-                open_vms.discard(v)
-                continue
-            open_vms.add(v)
-            if len(open_vms) >= n:
-                while k < len(events) and events[k][0] == t and events[k][1] == 0:
-                    open_vms.add(events[k][2])   # every VM whose window opens at t
-                    k += 1
-                return t, tuple(sorted(open_vms)[:n])
-        raise AssertionError("unreachable: every VM is free after its last reservation")
+        start = np.maximum(lo, not_before)
+        fits = (hi - start) >= duration
+        starts = np.sort(start[fits])
+        ends = np.sort(hi[fits])
+        count = np.searchsorted(starts, starts, "right") - np.searchsorted(ends, starts + duration, "left")
+        t = float(starts[int(np.argmax(count >= n))])
+        free = ((start <= t) & (hi >= t + duration) & fits).any(axis=1)
+        chosen = np.flatnonzero(free)[:n]
+        if ids is not None:
+            chosen = ids[chosen]
+        return t, tuple(chosen.tolist())
 
     def free_vms(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[int]:
         """Candidate VMs with no reservation meeting ``[start, end)``, in id order."""
-        return [v for v in self._candidates(vms) if self._is_free(v, start, end)]
+        lo, hi, ids = self._windows(vms)
+        free = np.flatnonzero(((lo <= start) & (hi >= end)).any(axis=1))
+        return (ids[free] if ids is not None else free).tolist()
 
     def free_until(self, t: float, vms: Iterable[int] | None = None) -> dict[int, float]:
         """The candidate VMs free at ``t`` (in no reservation covering ``t``), each with the start of
         its next reservation (``inf`` if none), in id order: how long each could be used from ``t``.
-        O(V log m)."""
-        out: dict[int, float] = {}
+        O(W)."""
+        ids, until = self.free_at(t, vms)
         inf = math.inf
-        busy_of = self._busy
-        for v in self._candidates(vms) if vms is not None else range(self.n_vms):
-            until = inf
-            for s, e, _ in busy_of[v]:      # few bookings per VM: a plain scan beats bisecting
-                if e <= t:
-                    continue
-                until = s
-                break
-            if until > t:
-                out[v] = until
-        return out
+        return {v: (u if u < BIG else inf) for v, u in zip(ids.tolist(), until.tolist())}
+
+    def free_at(self, t: float, vms: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`free_until` as two arrays, VM ids (ascending) and until when each is free
+        (:data:`BIG` for never booked again): the fast form for a scheduling pass. O(W)."""
+        lo, hi, ids = self._windows(vms)
+        inside = (lo <= t) & (t < hi)
+        rows, cols = np.nonzero(inside)
+        until = hi[rows, cols]
+        return (ids[rows] if ids is not None else rows), until
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,
@@ -192,26 +215,24 @@ class SlotTable:
         ``earliest_start(n, d, nb)`` for any ``d`` and ``nb >= t`` is the ``n``-th smallest of
         ``max(horizon, nb)``, with the lowest VM ids among those free by then (see
         :func:`earliest_from_horizons`): a scheduler answering many checks against one state
-        computes this once. O(V log m + reservations after ``t``)."""
-        out: list[float] = []
-        for busy in self._busy:
-            end = t
-            for s, e, _ in busy:            # few bookings per VM: a plain scan beats bisecting
-                if e <= end:
-                    continue
-                if s > end:
-                    return None
-                end = e
-            out.append(end)
-        return out
+        computes this once. O(W)."""
+        lo, hi = self._lo, self._hi
+        finite = hi < BIG
+        if ((np.maximum(lo, t) < hi) & finite).any():
+            return None
+        ends = np.where(lo < BIG, lo, -BIG).max(axis=1)      # end of each VM's last booking
+        return np.maximum(ends, t).tolist()
 
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
         """Reservations on the candidate VMs that meet ``[start, end)``, ordered by start time
         (then by the order they were made)."""
-        found: dict[Hashable, tuple[float, int]] = {}
+        found: dict[int, tuple[float, int]] = {}
         for v in self._candidates(vms):
             busy = self._busy[v]
-            for s, _, seq in busy.islice(self._first_after(busy, start)):
+            i = bisect_left(busy, (start,))
+            if i > 0 and busy[i - 1][1] > start:
+                i -= 1
+            for s, _, seq in busy[i:]:
                 if s >= end:
                     break
                 found[seq] = (s, seq)
@@ -232,7 +253,7 @@ class SlotTable:
         vm_list = list(vms)
         if not vm_list or len(set(vm_list)) != len(vm_list):
             raise CapacityError(f"slot table: reservation {rid!r} needs distinct VMs, got {vm_list!r}")
-        self._candidates(vm_list)
+        vm_list = self._candidates(vm_list)
         if not (math.isfinite(start) and math.isfinite(end) and start < end):
             raise CapacityError(f"slot table: reservation {rid!r} needs start < end, got [{start!r}, {end!r})")
         for v in vm_list:
@@ -242,11 +263,14 @@ class SlotTable:
                                     f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
         seq = self._next
         self._next += 1
-        res = Reservation(rid, tuple(sorted(vm_list)), float(start), float(end))
+        res = Reservation(rid, tuple(vm_list), float(start), float(end))
+        entry = (res.start, res.end, seq)
         for v in res.vms:
-            self._busy[v].add((res.start, res.end, seq))
+            insort(self._busy[v], entry)
+            self._write_row(v)
         self._seq_of[rid] = seq
         self._by_seq[seq] = res
+        self.version += 1
         return res
 
     def release(self, rid: Hashable) -> Reservation:
@@ -254,8 +278,11 @@ class SlotTable:
         seq = self._seq(rid)
         res = self._by_seq.pop(seq)
         del self._seq_of[rid]
+        entry = (res.start, res.end, seq)
         for v in res.vms:
-            self._busy[v].remove((res.start, res.end, seq))
+            self._busy[v].remove(entry)
+            self._write_row(v)
+        self.version += 1
         return res
 
     def shorten(self, rid: Hashable, new_end: float) -> Reservation:
@@ -267,10 +294,14 @@ class SlotTable:
             raise CapacityError(f"slot table: reservation {rid!r} [{res.start:g}, {res.end:g}) cannot end at "
                                 f"{new_end!r} (must be after its start and not after its end)")
         short = attrs.evolve(res, end=float(new_end))
+        old = (res.start, res.end, seq)
+        new = (short.start, short.end, seq)
         for v in res.vms:
-            self._busy[v].remove((res.start, res.end, seq))
-            self._busy[v].add((short.start, short.end, seq))
+            busy = self._busy[v]
+            busy[busy.index(old)] = new          # same start: the order holds
+            self._write_row(v)
         self._by_seq[seq] = short
+        self.version += 1
         return short
 
     def forget_before(self, t: float) -> int:
@@ -282,8 +313,8 @@ class SlotTable:
         return len(old)
 
     def _check(self) -> None:
-        """Invariants (for tests): per VM, intervals sorted and disjoint; every booking belongs to
-        exactly one reservation that lists the VM."""
+        """Invariants (for tests): per VM, intervals sorted and disjoint, mirrored in the window
+        arrays; every booking belongs to exactly one reservation that lists the VM."""
         by_seq = self._by_seq
         assert {self._seq_of[r.id] for r in by_seq.values()} == set(by_seq) and len(self._seq_of) == len(by_seq)
         count = 0
@@ -295,6 +326,10 @@ class SlotTable:
                 assert s < e and s >= previous_end, f"VM {v}: overlap at {s}"
                 previous_end = e
                 count += 1
+            k = len(busy)
+            assert self._lo[v, 0] == -BIG and list(self._lo[v, 1:k + 1]) == [b[1] for b in busy]
+            assert list(self._hi[v, :k]) == [b[0] for b in busy] and (self._hi[v, k:] == BIG).all()
+            assert (self._lo[v, k + 1:] == BIG).all()
         assert count == sum(len(r.vms) for r in by_seq.values())
 
 

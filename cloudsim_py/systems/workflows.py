@@ -1,5 +1,5 @@
 """Real workflows (WfFormat) on clouds: the platforms to replay them on and their simulated
-makespan. Wiring only (like ``builder.py``): a workflow, clouds, a policy, a number.
+makespan. Wiring only (like ``clouds.py``): a workflow, clouds, a policy, a number.
 
 Two platforms (docs/federation.md):
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..clouds.cloud import CloudSpec
+from ..clouds.matrix import ExecutionModel
+from ..clouds.vmtypes import VMType
 from ..workload.wfformat import Workflow
-from .builder import build_federation, dag_log
-from .cloud import CloudSpec
-from .matrix import ExecutionModel
-from .vmtypes import VMType
+from .clouds import build_dag_system
 
 #: Chameleon's 10 Gb/s Ethernet, in MB/s
 CHAMELEON_MBPS = 1250.0
@@ -52,8 +52,7 @@ def simulated_makespan(workflow: Workflow, clouds: Sequence[CloudSpec], policy: 
         import attrs
 
         job = attrs.evolve(job, cloud=None, submit_time=0.0)
-    world = build_federation([job], clouds, policy=policy, params=params, model=ExecutionModel(),
-                             latency=latency, records=False)
-    world.run()
-    (row,) = dag_log(world).finished
+    run = build_dag_system([job], clouds, policy=policy, params=params, model=ExecutionModel(), latency=latency)
+    run.run()
+    (row,) = run.log.finished
     return row[3] - row[2]

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.federation.slottable import earliest_from_horizons, Reservation, SlotTable
+from cloudsim_py.clouds.slottable import earliest_from_horizons, Reservation, SlotTable
 
 
 # -- hand cases -------------------------------------------------------------------------------

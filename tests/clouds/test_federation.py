@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from cloudsim_py.errors import PolicyError, TraceError
-from cloudsim_py.federation.builder import build_federation, dag_log
-from cloudsim_py.federation.cloud import CloudSpec
-from cloudsim_py.federation.matrix import ExecutionModel, ExecutionTimeMatrix
-from cloudsim_py.federation.vmtypes import VMType
-from cloudsim_py.federation.workflows import machine_clouds, simulated_makespan, unlimited_cloud
+from cloudsim_py.clouds.cloud import CloudSpec
+from cloudsim_py.clouds.matrix import ExecutionModel, ExecutionTimeMatrix
+from cloudsim_py.clouds.vmtypes import VMType
+from cloudsim_py.systems.clouds import build_dag_system
+from cloudsim_py.systems.workflows import machine_clouds, simulated_makespan, unlimited_cloud
 from cloudsim_py.infrastructure.phases import ARRIVAL
 from cloudsim_py.workload.dag import build_dag_job, critical_path_length, runtime_cost
 from cloudsim_py.workload.job import Job
@@ -20,9 +20,17 @@ from cloudsim_py.workload.lease import LeaseMode
 from cloudsim_py.workload.wfformat import read_wfformat
 
 
-def intervals(world):
+def build_federation(dags, clouds, **kw):
+    return build_dag_system(dags, clouds, **kw)
+
+
+def dag_log(system):
+    return system.log
+
+
+def intervals(system):
     """{cloud index: [(task id, kind, start, end), ...]}"""
-    return {b.index: [(i.job, i.kind, i.start, i.end) for i in b.records.intervals] for b in world.brokers}
+    return {k: [(i.job, i.kind, i.start, i.end) for i in rec.intervals] for k, rec in enumerate(system.records)}
 
 
 # -- a 3-task chain across two clouds ------------------------------------------------------------
@@ -72,7 +80,7 @@ def test_a_chain_across_two_clouds_with_one_second_latency(policy):
                                     (3, "transfer", 42.0, 44.0), (3, "run", 44.0, 54.0)],
                                 1: [(2, "transfer", 17.0, 19.0), (2, "run", 19.0, 39.0)]}
     assert dag_log(world).finished == [("chain", 0, 0.0, 54.0, 3, False)]
-    assert world.broker.federation.messages == 9
+    assert world.federation.messages == 9
 
 
 def test_latency_can_depend_on_the_pair_of_clouds():
@@ -92,8 +100,8 @@ def fork():
                          [("E", "X"), ("E", "Y")], cloud=0)
 
 
-def starts(world):
-    return {i.job: i.start for i in world.broker.records.intervals if i.kind == "run"}
+def starts(system):
+    return {i.job: i.start for i in system.records[0].intervals if i.kind == "run"}
 
 
 def test_min_min_sends_the_quick_task_first_and_list_scheduling_the_critical_one():
@@ -125,7 +133,7 @@ def feedback_world(alpha):
                              model=ExecutionModel(ETM_FB), check=True)
     background = [Job(101, 0.0, 1, runtime=30.0), Job(102, 0.0, 1, runtime=60.0), Job(103, 0.0, 1, runtime=25.0),
                   Job(104, 60.0, 1, runtime=40.0), Job(105, 65.0, 1, runtime=5.0), Job(106, 65.0, 1, runtime=30.0)]
-    world.sim.add_source(((j.submit_time, j) for j in background), world.datacenters[0].submit, ARRIVAL)
+    world.world.sim.add_source(((j.submit_time, j) for j in background), world.world.datacenters[0].submit, ARRIVAL)
     world.run()
     return world
 
@@ -143,9 +151,9 @@ def test_the_feedback_term_moves_a_task_away_from_a_contended_cloud(alpha, cloud
     world = feedback_world(alpha)
     (row,) = dag_log(world).finished
     assert row[3] == finish
-    t2 = next(b for b in world.brokers if any(i.job == 2 for i in b.records.intervals))
-    assert t2.index == cloud
-    assert world.brokers[0]._gap == gaps
+    t2 = next(k for k, rec in enumerate(world.records) if any(i.job == 2 for i in rec.intervals))
+    assert t2 == cloud
+    assert world.world.brokers[0]._gap == gaps
 
 
 # -- advance reservations across clouds ----------------------------------------------------------
@@ -162,11 +170,11 @@ def test_an_ar_task_preempts_a_best_effort_task_and_is_quoted_again():
     ar = build_dag_job("ar", {"t": {"runtime": 20.0, "memory_mb": 32.0}}, [], submit_time=10.0, cloud=0,
                        mode=LeaseMode.AR, start=10.0)
     world = build_federation([be, ar], cloud, policy="fdmms", check=True)
-    world.sim.after_timestamp(lambda now: world.broker._check())
+    world.world.sim.after_timestamp(lambda now: world.world.broker.local._check())
     world.run()
     assert intervals(world)[0] == [(1, "run", 0.0, 10.0), (1, "save", 10.0, 11.0), (2, "run", 11.0, 31.0),
                                    (1, "reload", 31.0, 32.0), (1, "run", 32.0, 122.0)]
-    assert world.broker.transfers_rejected == 1
+    assert world.world.broker.counters()["transfers_rejected"] == 1
     assert sorted(dag_log(world).finished) == [("ar", 0, 10.0, 31.0, 1, True), ("be", 0, 0.0, 122.0, 1, False)]
 
 
@@ -219,7 +227,7 @@ def test_a_job_with_a_task_bigger_than_every_cloud_is_refused():
 def test_clouds_need_unique_names_and_a_federated_policy():
     with pytest.raises(PolicyError, match="unique"):
         build_federation([], [TWO[0], TWO[0]])
-    with pytest.raises(PolicyError, match="not a cloud-system scheduler"):
+    with pytest.raises(PolicyError, match="not a cloud-system scheduler of DAG jobs"):
         build_federation([], TWO, policy="easy")
 
 

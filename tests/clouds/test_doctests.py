@@ -6,7 +6,7 @@ import doctest
 
 import pytest
 
-from cloudsim_py.federation import cloud, matrix, slottable, vmtypes
+from cloudsim_py.clouds import cloud, matrix, slottable, vmtypes
 from cloudsim_py.workload import dag_task, lease_job
 
 MODULES = [cloud, matrix, slottable, vmtypes, dag_task, lease_job]

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from cloudsim_py.errors import PlatformError
-from cloudsim_py.federation.matrix import ExecutionModel, ExecutionTimeMatrix, random_matrix
-from cloudsim_py.federation.vmtypes import VMType
+from cloudsim_py.clouds.matrix import ExecutionModel, ExecutionTimeMatrix, random_matrix
+from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.workload.dag import build_dag_job
 
 SMALL = VMType("small", 1, 1024, 10_000, 100.0, speed=1.0)

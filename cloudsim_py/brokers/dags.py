@@ -1,21 +1,23 @@
-"""The schedulers of a cloud system (Li et al., seed 001): one per cloud, each a lease scheduler of
-its own VMs that also owns the DAG jobs submitted to its cloud and sends their tasks to clouds,
-talking to the others only by messages. FDLS and FDMMS are the two ways an owner picks the next
-task and its cloud. Reads no YAML; imports the lease scheduler, the DAG helpers and the
-execution model.
+"""The schedulers of a cloud system running DAG jobs (Li et al., seed 001): one per cloud, each
+owning the DAG jobs submitted to its cloud and sending their tasks to clouds, talking to the
+others only by messages; each runs its own cloud through the cloud's local mapping
+(:class:`~cloudsim_py.clouds.local.LocalCloud`, by composition). FDLS and FDMMS are the two
+ways an owner picks the next task and its cloud. Imports the local mapping, the DAG helpers and
+the execution model; no scenario, no runner.
 
 **Protocol** (section III-A; every message has the simulation's latency):
 
 - ``Check`` - a *task-checking request*: the owner asks every other scheduler, for each task it
   is deciding about, the earliest time all the task's resources are available there
-  (``LeaseScheduler.quote``: ``n`` VMs free for image transfer + execution, from when the
+  (:meth:`LocalCloud.quote`: ``n`` VMs free for image transfer + execution, from when the
   task's input data can be there); ``Quotes`` is the answer. The owner answers for its own
   cloud itself.
 - ``Transfer`` - the owner sends a task to a cloud; ``Answer`` accepts it (a best-effort task
   joins the queue; an AR task is reserved) or rejects it (the cloud is too small, or an AR task
   cannot be reserved by the time it was quoted: its quote counts what best-effort work holds as
   available, but that work may not be suspendable in time); a rejected task is decided again
-  and sent without a promise (the cloud reserves it when it can).
+  and sent without a promise (the cloud reserves it when it can). A task is submitted to its
+  cloud's datacenter once, with the plan the cloud made for it.
 - ``Done`` - the cloud that ran a task tells its owner when it finished.
 
 **Estimates and feedback** (IV-D): the estimated finish of task ``T`` on cloud ``C`` is
@@ -27,10 +29,10 @@ between actual and estimated (without the feedback term) finish of this owner's 
 ``rank_u + rank_d`` with costs averaged over the clouds); the owner sends, one at a time, the
 top task of a job's list once all its predecessors are done, to the cloud with the earliest
 estimated finish; jobs are served in arrival order; the list waits while its top is not ready
-(``strict=False``: the highest-priority ready task goes instead). ``fdmms`` (Algorithm 2): the mappable set is
-every task of the owner's jobs whose predecessors are all done; each round every one of them is
-checked on every cloud and the task-cloud pair with the earliest estimated finish is assigned;
-the set is recomputed as tasks finish.
+(``strict=False``: the highest-priority ready task goes instead). ``fdmms`` (Algorithm 2): the
+mappable set is every task of the owner's jobs whose predecessors are all done; each round every
+one of them is checked on every cloud and the task-cloud pair with the earliest estimated finish
+is assigned; the set is recomputed as tasks finish.
 
 **Data**: a task's input comes from each predecessor's cloud, ``data_mb / bandwidth`` after the
 predecessor finished (zero inside one cloud); the bandwidth between clouds is the federation's
@@ -43,19 +45,20 @@ import logging
 import math
 from abc import abstractmethod
 from itertools import count
-from typing import Any, Hashable, Iterator, NamedTuple, Sequence
+from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
 
+from ..clouds.cloud import CloudSpec
+from ..clouds.matrix import ExecutionModel
+from ..clouds.overheads import Overheads
 from ..errors import PlatformError, PolicyError
-from ..federation.cloud import CloudSpec
-from ..federation.matrix import ExecutionModel
 from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list, released_by
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
 from ..workload.lease import LeaseMode
 from .base import register_broker
-from .leases import LeaseScheduler, Plan
+from .leases import CloudScheduler
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +66,7 @@ INF = math.inf
 NAN = math.nan
 #: an owner's view of a task: predecessors running, ready to be sent, being decided or sent, done
 BLOCKED, READY, SENT, DONE = range(4)
+STATE_NAMES = ("waiting for its predecessors", "ready, not yet sent", "sent to a cloud", "done")
 
 
 # -- the owner's bookkeeping ---------------------------------------------------------------------
@@ -112,11 +116,17 @@ class DagRun:
 @attrs.define(slots=True, eq=False)
 class DagLog:
     """Outcome of every DAG job of a cloud system: ``(job id, owner, submit, finish, tasks, ar)``
-    of the finished ones, ``(job id, reason)`` of the refused ones."""
+    of the finished ones, ``(job id, reason)`` of the refused ones, and the refused jobs
+    themselves (their tasks get rows in ``jobs.csv``)."""
 
     finished: list[tuple[Hashable, int, float, float, int, bool]] = attrs.field(factory=list)
     rejected: list[tuple[Hashable, str]] = attrs.field(factory=list)
+    refused: list[tuple[DagJob, str]] = attrs.field(factory=list)
     submitted: int = 0
+
+    def refuse(self, dag: DagJob, reason: str) -> None:
+        self.rejected.append((dag.id, reason))
+        self.refused.append((dag, reason))
 
     def job_times(self) -> list[float]:
         """Each finished job's execution time: its last task's finish minus its submission."""
@@ -149,7 +159,8 @@ class Federation:
     clouds: Sequence[CloudSpec]
     model: ExecutionModel
     inter_cloud_mbps: float | None = None
-    schedulers: list["FederatedScheduler"] = attrs.field(factory=list)
+    overheads: Overheads = attrs.field(factory=Overheads)
+    schedulers: list["DagScheduler"] = attrs.field(factory=list)
     log: DagLog = attrs.field(factory=DagLog)
     ids: Iterator[int] = attrs.field(factory=lambda: count(1))
     messages: int = 0
@@ -169,6 +180,11 @@ class Federation:
             return self.inter_cloud_mbps or self.clouds[0].vm_type.bandwidth_mbps
         pairs = [self.bandwidth(a, b) for a in range(n) for b in range(n) if a != b]
         return len(pairs) / math.fsum(1.0 / x for x in pairs)
+
+    def active(self) -> Iterator[DagRun]:
+        """The DAG jobs not finished, at every owner."""
+        for s in self.schedulers:
+            yield from s.runs()
 
 
 # -- messages ------------------------------------------------------------------------------------
@@ -210,10 +226,11 @@ class _Round:
     waiting: int
 
 
-class FederatedScheduler(LeaseScheduler):
-    """A cloud's scheduler in a cloud system; subclasses choose the next task (``_candidates``)
-    and the task-cloud pair (``_pick``). ``alpha``: the feedback constant; ``ar_slack``: how
-    much later than quoted (s) an AR task may still be reserved before it is rejected."""
+class DagScheduler(CloudScheduler):
+    """A cloud's scheduler in a cloud system of DAG jobs; subclasses choose the next task
+    (``_candidates``) and the task-cloud pair (``_pick``). ``alpha``: the feedback constant;
+    ``ar_slack``: how much later than quoted (s) an AR task may still be reserved before it is
+    rejected. The local discipline's options are those of the lease scheduler."""
 
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, preemption: str = "suspend",
                  backfill: bool = True, migrate: bool = True, fill_gaps: bool = True) -> None:
@@ -225,7 +242,6 @@ class FederatedScheduler(LeaseScheduler):
         self.ar_slack = float(ar_slack)
         self.federation: Federation | None = None
         self.index = -1
-        # counters
         self.rounds = 0
         self.transfers_rejected = 0
 
@@ -233,7 +249,7 @@ class FederatedScheduler(LeaseScheduler):
         """Take part in ``federation`` as cloud ``index`` (called by the builder)."""
         self.federation = federation
         self.index = index
-        self.use_cloud(federation.clouds[index])
+        self.use_cloud(federation.clouds[index], federation.overheads)
         self._runs: dict[DagRun, None] = {}
         self._ready: dict[TaskOrder, None] = {}
         self._gap = [0.0] * len(federation.clouds)
@@ -241,13 +257,21 @@ class FederatedScheduler(LeaseScheduler):
         self._round_ids = count(1)
         self._cache: dict[tuple, float] = {}
         self._cache_version = -1
-        self._preset: dict[Job, Any] = {}
+
+    def counters(self) -> Mapping[str, float]:
+        out = dict(super().counters())
+        out.update(rounds=self.rounds, transfers_rejected=self.transfers_rejected)
+        return out
+
+    def runs(self) -> Iterator[DagRun]:
+        """The DAG jobs this cloud owns that are not finished."""
+        return iter(list(self._runs))
 
     # ------------------------------------------------------------------ cost model
     def _fed(self) -> Federation:
         if self.federation is None:
-            raise PolicyError(f"policy {self.name!r} runs in a cloud system: build it with "
-                              "cloudsim_py.federation.builder.build_federation")
+            raise PolicyError(f"policy {self.name!r} runs in a cloud system of DAG jobs: build it with "
+                              "cloudsim_py.systems.clouds.build_dag_system")
         return self.federation
 
     def _exec(self, order: TaskOrder, cloud: int) -> float:
@@ -275,9 +299,10 @@ class FederatedScheduler(LeaseScheduler):
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
         """This cloud's answer to a task-checking request (cached while the bookings stay the
         same)."""
-        if self.version != self._cache_version:
+        local = self.local
+        if local.version != self._cache_version:
             self._cache.clear()
-            self._cache_version = self.version
+            self._cache_version = local.version
         i = self.index
         n = self._vms(order, i)
         cloud = self._fed().clouds[i]
@@ -285,7 +310,7 @@ class FederatedScheduler(LeaseScheduler):
         key = (n, dur, not_before, order.ar)
         got = self._cache.get(key)
         if got is None:
-            got = self._cache[key] = self.quote(n, dur, not_before, order.ar)
+            got = self._cache[key] = local.quote(n, dur, not_before, order.ar)
         return got
 
     # ------------------------------------------------------------------ jobs arriving
@@ -297,7 +322,7 @@ class FederatedScheduler(LeaseScheduler):
         try:
             fed.model.check(dag, [c.vm_type for c in clouds])
         except PlatformError as exc:
-            fed.log.rejected.append((dag.id, str(exc)))
+            fed.log.refuse(dag, str(exc))
             log.warning("job %s refused: %s", dag.id, exc)
             return
         orders: dict[Hashable, TaskOrder] = {}
@@ -307,7 +332,7 @@ class FederatedScheduler(LeaseScheduler):
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
             if not any(c.vm_type.vms_for(cpus) <= c.vms for c in clouds):
-                fed.log.rejected.append((dag.id, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has"))
+                fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has")
                 return
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, float(data.get("image_mb", 0.0)),
                                      float(data.get("memory_mb", 0.0)))
@@ -326,7 +351,7 @@ class FederatedScheduler(LeaseScheduler):
 
     # ------------------------------------------------------------------ the owner's rounds
     def schedule(self, now: float) -> None:
-        self._pass(now)
+        self.local.schedule(now)
         self._dispatch(now)
 
     @abstractmethod
@@ -404,40 +429,34 @@ class FederatedScheduler(LeaseScheduler):
 
     # ------------------------------------------------------------------ a cloud receiving tasks
     def accept(self, order: TaskOrder, not_before: float, quote: float) -> tuple[bool, str]:
-        """A task sent here: queue it (best-effort) or reserve it (AR), or say why not."""
+        """A task sent here: queue it (best-effort) or reserve it (AR), or say why not; an
+        accepted task is submitted to the datacenter once, with its plan."""
         now = self.dc.now
         i = self.index
         n = self._vms(order, i)
-        if n > self.n_vms:
+        local = self.local
+        if n > local.n_vms:
             self.transfers_rejected += 1
-            return False, f"needs {n} VMs, the cloud has {self.n_vms}"
+            return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
         desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=self._exec(order, i), job_id=run.dag.id,
                        task=order.task, mode=LeaseMode.AR if order.ar else LeaseMode.BEST_EFFORT,
                        image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
-                       owner=run.owner, ref=order)
+                       owner=run.owner, cloud=local.cloud.name if local.cloud is not None else "", ref=order)
         job = Job(desc)
+        p = local.plan(job)
+        choice = None
         if order.ar:
-            p = self._new_plan(job)
-            choice = self.ar_choice(p, now)
+            choice = local.ar_choice(p, now)
             late = isinstance(choice, str) or choice[0] > quote + self.ar_slack
             if late:
-                del self._plans[job]
                 self.transfers_rejected += 1
                 return False, (choice if isinstance(choice, str) else
                                f"the AR task can start at {choice[0]:g}, not {quote:g} as quoted")
-            self._preset[job] = choice
-        self.dc.submit(job)
+        local.submit(job, p, choice)
         if not order.ar:
-            self._pass(now)         # start it now if it can: later quotes see it
+            local.schedule(now)         # start it now if it can: later quotes see it
         return True, ""
-
-    def on_submit(self, job: Job) -> None:
-        p = self._plans.get(job)
-        if p is None:
-            super().on_submit(job)
-        elif isinstance(job.desc, TaskJob) and job.desc.mode is LeaseMode.AR:
-            self._admit_ar(p, self._preset.pop(job))
 
     def on_message(self, message: Any) -> None:
         payload = message.payload
@@ -467,8 +486,9 @@ class FederatedScheduler(LeaseScheduler):
             super().on_message(message)
 
     # ------------------------------------------------------------------ completions
-    def _finished(self, p: Plan) -> None:
-        desc = p.job.desc
+    def on_finish(self, job: Job) -> None:
+        self.local.finished(job)
+        desc = job.desc
         if not isinstance(desc, TaskJob):
             return
         order = desc.ref
@@ -506,7 +526,7 @@ class FederatedScheduler(LeaseScheduler):
 
 @register_broker("fdls", "Li et al. feedback dynamic list scheduling across clouds: CPOP priority list, "
                          "each ready task to the cloud with the earliest estimated finish")
-class FdlsScheduler(FederatedScheduler):
+class FdlsScheduler(DagScheduler):
     """FDLS (Li et al. Algorithm 1 with the feedback of IV-D). ``strict`` (default): a job's list
     waits while its top task is not ready (Algorithm 1, line 10), even if a later task is;
     ``strict=False``: the highest-priority ready task of the list goes instead."""
@@ -553,7 +573,7 @@ class FdlsScheduler(FederatedScheduler):
 
 @register_broker("fdmms", "Li et al. feedback dynamic min-min across clouds: of all ready tasks, the "
                           "task-cloud pair with the earliest estimated finish, one per round")
-class FdmmsScheduler(FederatedScheduler):
+class FdmmsScheduler(DagScheduler):
     """FDMMS (Li et al. Algorithm 2 with the feedback of IV-D)."""
 
     def _candidates(self) -> list[TaskOrder]:
@@ -568,12 +588,11 @@ class FdmmsScheduler(FederatedScheduler):
         return best[1], best[2]
 
 
-def make_federated(policy: str, params: dict[str, Any] | None = None) -> FederatedScheduler:
-    """A fresh scheduler of a registered federated policy (``fdls``, ``fdmms`` or a subclass)."""
+def make_dag_scheduler(policy: str, params: Mapping[str, Any] | None = None) -> DagScheduler:
+    """A fresh scheduler of a registered DAG policy (``fdls``, ``fdmms`` or a subclass)."""
     from .base import make_broker
 
-    broker = make_broker(policy, params or {})
-    if not isinstance(broker, FederatedScheduler):
-        raise PolicyError(f"policy {policy!r} is not a cloud-system scheduler (fdls, fdmms)")
+    broker = make_broker(policy, dict(params or {}))
+    if not isinstance(broker, DagScheduler):
+        raise PolicyError(f"policy {policy!r} is not a cloud-system scheduler of DAG jobs (fdls, fdmms)")
     return broker
-

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import pytest
 
-from cloudsim_py.federation.builder import build_lease_cloud
-from cloudsim_py.federation.cloud import CloudSpec
-from cloudsim_py.federation.vmtypes import VMType
+from cloudsim_py.clouds.cloud import CloudSpec
+from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
 from cloudsim_py.workload.lwf import read_lwf
 from cloudsim_py.workload.swf_leases import combine
+from cloudsim_py.systems.clouds import build_lease_cloud
 
 VM = VMType("node", cpus=1, memory_mb=1024, disk_mb=0, bandwidth_mbps=128)
 SITE = CloudSpec("site", VM, 4, copy_mbps=32)
@@ -30,17 +30,26 @@ X, S, M = 8.0, 32.0, 16.0          # transfer, save (= reload), migration
 
 
 def run(leases, **params):
-    world = build_lease_cloud(leases, SITE, check=True, params=params)
-    scheduler = world.broker
-    world.sim.after_timestamp(lambda now: scheduler._check())
-    world.run()
-    return world
+    system = build_lease_cloud(leases, SITE, check=True, params=params)
+    local = system.world.broker.local
+    system.world.sim.after_timestamp(lambda now: local._check())
+    system.run()
+    return system
 
 
-def schedule(world):
+def finished(system):
+    """{lease id: its record} of every finished lease."""
+    return system.world.log.records().by_id()
+
+
+def schedule(system):
     """{lease id: [(kind, start, end, vms), ...]} of every finished lease."""
-    rec = world.broker.records
-    return {j.id: rec.of(j.id) for j in sorted(world.log.finished, key=lambda j: j.id)}
+    rec = system.records[0]
+    return {i: rec.of(i) for i in sorted(finished(system))}
+
+
+def counters(system):
+    return system.world.broker.counters()
 
 
 @pytest.fixture
@@ -60,9 +69,9 @@ def test_preemption_lwf_suspends_early_enough_and_resumes_after_the_ar(haizea):
             ("reload", 3600.0, 3632.0, (0,)), ("run", 3632.0, 5480.0, (0,))],
         2: [("transfer", 1792.0, 1800.0, (0, 1, 2, 3)), ("run", 1800.0, 3600.0, (0, 1, 2, 3))],
     }
-    lease1 = next(j for j in world.log.finished if j.id == 1)
-    assert (lease1.suspensions, lease1.context_switches, lease1.migrations) == (1, 1, 0)
-    assert world.broker.preemptions == 1 and world.broker.ar_accepted == 1
+    lease1 = finished(world)[1]
+    assert (lease1["suspensions"], lease1["migrations"], world.world.datacenter.context_switches) == (1, 0, 1)
+    assert counters(world)["preemptions"] == 1 and counters(world)["ar_accepted"] == 1
 
 
 def test_preemption_prematureend_lwf_the_best_effort_lease_needs_only_its_real_duration(haizea):
@@ -133,8 +142,8 @@ def test_migrate_lwf_the_suspended_lease_moves_to_the_vms_that_free_up_first(hai
             ("migrate", 3690.0, 3706.0, (0, 1)), ("reload", 3706.0, 3738.0, (0, 1)),
             ("run", 3738.0, 5586.0, (0, 1))],
     }
-    lease3 = next(j for j in world.log.finished if j.id == 3)
-    assert (lease3.suspensions, lease3.migrations) == (1, 1)
+    lease3 = finished(world)[3]
+    assert (lease3["suspensions"], lease3["migrations"]) == (1, 1)
 
 
 def test_migration_can_be_switched_off(haizea):
@@ -179,7 +188,7 @@ def test_injected_ar_files_alone_run_every_reservation_at_its_start(haizea, name
 
 def test_sample_lwf_has_no_lease_and_nothing_happens(haizea):
     world = run(haizea("sample"))
-    assert world.log.finished == [] and world.sim.now == 0.0
+    assert finished(world) == {} and world.world.sim.now == 0.0
 
 
 # -- the 139-lease workloads, against an independent reference ---------------------------------
@@ -261,7 +270,7 @@ def test_injected_ars_preempt_best_effort_work_and_every_ar_starts_on_time(haize
     workload = combine(read_lwf(lease_file(f"haizea-tests/{base}.lwf")),
                        read_lwf(lease_file(f"haizea-tests/{inj}.lwf")))
     world = run(workload.leases)
-    assert len(world.log.finished) == 152 and not world.log.rejected
+    assert len(finished(world)) == 152 and not world.world.log.rejected
     by_id = {lease.id: lease for lease in workload.leases}
     suspended = 0
     for lease_id, intervals in schedule(world).items():
@@ -274,7 +283,7 @@ def test_injected_ars_preempt_best_effort_work_and_every_ar_starts_on_time(haize
         assert kinds.count("save") == kinds.count("reload") == len(runs) - 1
         suspended += len(runs) - 1
     assert suspended > 0
-    assert suspended == sum(j.suspensions for j in world.log.finished)
+    assert suspended == sum(r["suspensions"] for r in finished(world).values())
 
 
 # -- small cases -------------------------------------------------------------------------------
@@ -290,9 +299,10 @@ def test_an_immediate_lease_is_rejected_when_the_cloud_is_full():
     world = run([lease(1, 0, LeaseMode.BEST_EFFORT, 3600, 4),
                  lease(2, 600, LeaseMode.IMMEDIATE, 600, 1),
                  lease(3, 4000, LeaseMode.IMMEDIATE, 600, 1)])
-    assert [j.id for j in world.log.rejected] == [2]
-    assert "immediate lease needs 1 VMs now" in world.log.reasons[2]
-    assert world.broker.records.rejected == [(2, 600.0, world.log.reasons[2])]
+    log = world.world.log
+    assert [j.id for j in log.rejected] == [2]
+    assert "immediate lease needs 1 VMs now" in log.reasons[2]
+    assert world.records[0].rejected == [(2, 600.0, log.reasons[2])]
     assert schedule(world)[3] == [("transfer", 4000.0, 4008.0, (0,)), ("run", 4008.0, 4608.0, (0,))]
 
 
@@ -301,7 +311,7 @@ def test_an_immediate_lease_is_rejected_when_an_ar_would_cut_it_short():
     # them to 1000 + 8 + 900 = 1908: rejected (immediate leases are not preempted).
     world = run([lease(1, 0, LeaseMode.AR, 1800, 4, start=1800),
                  lease(2, 1000, LeaseMode.IMMEDIATE, 900, 1)])
-    assert [j.id for j in world.log.rejected] == [2]
+    assert [j.id for j in world.world.log.rejected] == [2]
 
 
 def test_an_ar_that_cannot_get_its_vms_is_rejected():
@@ -310,21 +320,22 @@ def test_an_ar_that_cannot_get_its_vms_is_rejected():
     world = run([lease(1, 0, LeaseMode.AR, 1800, 2, start=1000),
                  lease(2, 10, LeaseMode.AR, 600, 4, start=1500),
                  lease(3, 995, LeaseMode.AR, 60, 1, start=1000)])
-    assert sorted(j.id for j in world.log.rejected) == [2, 3]
-    assert "fewer are free" in world.log.reasons[2]
-    assert "cannot end by its start" in world.log.reasons[3]
-    assert world.broker.ar_rejected == 2
+    log = world.world.log
+    assert sorted(j.id for j in log.rejected) == [2, 3]
+    assert "fewer are free" in log.reasons[2]
+    assert "cannot end by its start" in log.reasons[3]
+    assert counters(world)["ar_rejected"] == 2
 
 
-def test_without_preemption_the_ar_waits_for_the_running_best_effort_lease(haizea):
-    # preemption.lwf with preemption: wait. Lease 1 keeps VM 0 until 3608; the AR gets all 4
+def test_starting_late_the_ar_waits_for_the_running_best_effort_lease(haizea):
+    # preemption.lwf with preemption: start-late. Lease 1 keeps VM 0 until 3608; the AR gets all 4
     # VMs then: transfer [3608, 3616), run 1800 s to 5416; it started 1816 s late.
-    world = run(haizea("preemption"), preemption="wait")
+    world = run(haizea("preemption"), preemption="start-late")
     assert schedule(world) == {
         1: [("transfer", 0.0, X, (0,)), ("run", X, 3608.0, (0,))],
         2: [("transfer", 3608.0, 3616.0, (0, 1, 2, 3)), ("run", 3616.0, 5416.0, (0, 1, 2, 3))],
     }
-    assert world.broker.ar_delay == 1816.0
+    assert counters(world)["ar_delay"] == 1816.0
 
 
 def test_without_backfilling_a_small_lease_waits_behind_a_blocked_wide_one():
@@ -356,12 +367,12 @@ def test_an_ar_cuts_a_best_effort_transfer_short_and_the_lease_starts_over():
     world = run(leases)
     assert schedule(world)[1] == [("cancelled", 0.0, 1.0, (0, 1, 2, 3)), ("transfer", 70.0, 78.0, (0, 1, 2, 3)),
                                   ("run", 78.0, 3678.0, (0, 1, 2, 3))]
-    assert world.broker.cancelled == 1
+    assert counters(world)["cancelled"] == 1
 
 
 def test_a_lease_too_big_for_the_cloud_is_rejected_on_arrival():
     world = run([lease(1, 0, LeaseMode.BEST_EFFORT, 60, 5)])
-    assert [j.id for j in world.log.rejected] == [1]
+    assert [j.id for j in world.world.log.rejected] == [1]
 
 
 def test_rigid_jobs_run_as_best_effort_leases_without_overheads():

@@ -29,6 +29,7 @@ from ..errors import PlatformError, SpecError
 from ..validate import boolean, check_mapping, check_number, kind, number
 from .cloud import CloudSpec
 from .matrix import ExecutionModel, ExecutionTimeMatrix, random_matrix
+from .overheads import Overheads
 from .vmtypes import VM_TYPE_KEYS, VMType
 
 CLOUD_KEYS = ("name", "vm_type", "vms", "copy_mbps")
@@ -133,6 +134,19 @@ class MatrixSpec:
         return random_matrix(rng, r.pop("task_types"), list(vm_types), **r)
 
 
+def _overheads(value: Any) -> Overheads:
+    """``overheads``: a mapping of :class:`~cloudsim_py.clouds.overheads.Overheads` fields."""
+    if isinstance(value, Overheads):
+        return value
+    if value is None:
+        return Overheads()
+    raw = _keys("overheads", value, tuple(f.name for f in attrs.fields(Overheads)))
+    try:
+        return Overheads(**raw)
+    except SpecError as exc:
+        raise exc.within("overheads") from None
+
+
 def _matrix(value: Any) -> MatrixSpec | None:
     if value is None or isinstance(value, MatrixSpec):
         return value
@@ -149,7 +163,7 @@ class FederationSpec:
     and the disk copy speed ``copy_mbps``), ``latency`` of every message (s), ``inter_cloud_mbps``
     (data between clouds; default the smaller of the two VM types' bandwidths), ``matrix`` (for
     typed tasks; tasks with runtimes need none), ``check`` (datacenter invariants after every
-    timestamp)."""
+    timestamp), ``overheads`` (:class:`~cloudsim_py.clouds.overheads.Overheads`)."""
 
     vm_types: dict[str, VMType] = attrs.field(converter=_vm_types)
     clouds: tuple[Any, ...] = ()
@@ -157,6 +171,8 @@ class FederationSpec:
     inter_cloud_mbps: float | None = attrs.field(default=None, validator=number(0.0, low_open=True, optional=True))
     matrix: MatrixSpec | None = attrs.field(default=None, converter=_matrix)
     check: bool = attrs.field(default=False, validator=boolean)
+    #: what moving work on and off VMs costs (image transfers, saves, migrations)
+    overheads: Overheads = attrs.field(factory=Overheads, converter=_overheads)
 
     def __attrs_post_init__(self) -> None:
         clouds = self.clouds

@@ -3,7 +3,7 @@
 import pytest
 
 from cloudsim_py.errors import PlatformError
-from cloudsim_py.federation.vmtypes import VMType
+from cloudsim_py.clouds.vmtypes import VMType
 
 SMALL = dict(cpus=2, memory_mb=2048, disk_mb=20_000, bandwidth_mbps=50.0)
 
