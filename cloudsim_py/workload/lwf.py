@@ -31,9 +31,10 @@ an advance reservation, not preemptible; ``cpu`` in CPUs, 1 = one CPU). Leases a
 ``first_id`` in file order (as Haizea's ``lwf2xml`` does, from 1).
 
 A malformed element or line is a :class:`~cloudsim_py.errors.TraceError` naming file, line,
-element path and attribute. A well-formed lease that is invalid (e.g. an AR that starts before it
-is submitted: four in ``blue-30days/injected/``) is skipped and counted by reason, or raised as a
-``TraceError`` with ``strict=True``.
+element path and attribute; so is a file that is not UTF-8 text (empty, gzip-compressed, binary,
+another encoding: :func:`read_text_file`, which the WfFormat reader uses too). A well-formed lease
+that is invalid (e.g. an AR that starts before it is submitted: four in ``blue-30days/injected/``)
+is skipped and counted by reason, or raised as a ``TraceError`` with ``strict=True``.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from ..errors import LeaseError, TraceError
 from .lease import LeaseMode, LeaseRequest
 
 _TIME_RE = re.compile(r"^\d+(\.\d*)?$")
+_XML_START = re.compile(r"\s*<")
 T = TypeVar("T")
 
 
@@ -167,13 +169,50 @@ class _Element:
         return None
 
 
-def _parse_xml(path: str) -> _Element:
-    """Parse with expat, keeping each element's line and path (``a/b[2]/c``)."""
+def read_text_file(path: str) -> str:
+    """The text of a UTF-8 file (a byte-order mark is dropped). A cloud input that is not UTF-8
+    text is a :class:`TraceError` naming the file, and the line where there is one: missing, a
+    directory, empty (or only blank space), gzip-compressed, binary (a NUL byte) or another
+    encoding. Checked on the bytes, before any parser sees them, so that no ``UnicodeDecodeError``
+    or parser message about "invalid tokens" reaches the user."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
         raise TraceError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise TraceError(f"{path}: is a directory, not a file") from None
+    except OSError as err:
+        raise TraceError(f"{path}: cannot be read ({err.strerror or err})") from None
+    return decode_text(path, data)
+
+
+def decode_text(path: str, data: bytes) -> str:
+    """``data`` (the bytes of ``path``) as text; see :func:`read_text_file`."""
+    if not data or data.isspace():
+        raise TraceError(f"{path}: empty file")
+    if data.startswith(b"\x1f\x8b"):
+        raise TraceError(f"{path}: gzip-compressed data, not text; decompress it first (gunzip)")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, column = _line_column(data, nul)
+        raise TraceError(f"{path}:{line}: binary data (a NUL byte at column {column}), not a text file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, column = _line_column(data, err.start)
+        raise TraceError(f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _line_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of a byte offset."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - start + 1
+
+
+def _parse_xml(path: str, text: str) -> _Element:
+    """Parse ``text`` (of ``path``) with expat, keeping each element's line and path (``a/b[2]/c``)."""
     stack: list[_Element] = []
     root: list[_Element] = []
     parser = expat.ParserCreate()
@@ -195,7 +234,7 @@ def _parse_xml(path: str) -> _Element:
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     try:
-        parser.Parse(data, True)
+        parser.Parse(text, True)
     except expat.ExpatError as err:
         raise TraceError(f"{path}:{err.lineno}: malformed XML: {expat.ErrorString(err.code)}") from None
     return root[0]
@@ -337,7 +376,11 @@ def _lease_from_xml(w: _Where, request: _Element, position: int) -> LeaseRequest
 def read_lwf_xml(path: str | os.PathLike, strict: bool = False) -> LeaseWorkload:
     """Read a Haizea LWF XML file (see the module docstring for the readings)."""
     path = os.fspath(path)
-    root = _parse_xml(path)
+    return _lwf_xml(path, read_text_file(path), strict)
+
+
+def _lwf_xml(path: str, text: str, strict: bool) -> LeaseWorkload:
+    root = _parse_xml(path, text)
     w = _Where(path)
     if root.tag != "lease-workload":
         raise w.error(root, "the root element must be <lease-workload>")
@@ -387,31 +430,33 @@ def _old_number(path: str, lineno: int, parts: list[str], i: int) -> float:
         raise TraceError(f"{path}:{lineno}: field {i + 1} ({OLD_FIELDS[i]}) is not {kind}: {text!r}") from None
 
 
-def iter_old_lines(path: str) -> Iterable[tuple[int, list[str]]]:
-    """``(line number, 10 fields)`` of every lease line; a wrong field count is a TraceError."""
-    try:
-        fh = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            parts = text.split()
-            if len(parts) != len(OLD_FIELDS):
-                raise TraceError(f"{path}:{lineno}: expected {len(OLD_FIELDS)} fields "
-                                 f"({' '.join(OLD_FIELDS)}), found {len(parts)}")
-            yield lineno, parts
+def iter_old_lines(path: str, text: str | None = None) -> Iterable[tuple[int, list[str]]]:
+    """``(line number, 10 fields)`` of every lease line of ``path`` (of ``text`` when given, the
+    file already read); a wrong field count is a TraceError."""
+    if text is None:
+        text = read_text_file(path)
+    for lineno, line in enumerate(text.split("\n"), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        parts = stripped.split()
+        if len(parts) != len(OLD_FIELDS):
+            raise TraceError(f"{path}:{lineno}: expected {len(OLD_FIELDS)} fields "
+                             f"({' '.join(OLD_FIELDS)}), found {len(parts)}")
+        yield lineno, parts
 
 
 def read_lwf_old(path: str | os.PathLike, strict: bool = False, first_id: int = 1) -> LeaseWorkload:
     """Read Haizea's old whitespace lease format (``blue-30days/injected/*.lwf``)."""
     path = os.fspath(path)
+    return _lwf_old(path, read_text_file(path), strict, first_id)
+
+
+def _lwf_old(path: str, text: str, strict: bool, first_id: int) -> LeaseWorkload:
     report = LeaseLoadReport(source=path)
     leases: list[LeaseRequest] = []
     lines: list[int] = []
-    for k, (lineno, parts) in enumerate(iter_old_lines(path)):
+    for k, (lineno, parts) in enumerate(iter_old_lines(path, text)):
         report.records += 1
         submit, start, duration, real, nodes, cpu, memory, disk = (
             _old_number(path, lineno, parts, i) for i in range(8))
@@ -437,9 +482,5 @@ def read_lwf_old(path: str | os.PathLike, strict: bool = False, first_id: int = 
 def read_lwf(path: str | os.PathLike, strict: bool = False) -> LeaseWorkload:
     """Either format, told apart by the first non-blank character (``<``: XML)."""
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(4096).lstrip()
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    return read_lwf_xml(path, strict) if head.startswith("<") else read_lwf_old(path, strict)
+    text = read_text_file(path)
+    return _lwf_xml(path, text, strict) if _XML_START.match(text) else _lwf_old(path, text, strict, 1)

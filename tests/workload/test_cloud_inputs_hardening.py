@@ -1,0 +1,103 @@
+"""Bad cloud inputs (Haizea lease files, WfFormat workflows, DAG jobs): each is refused with an
+error naming the file (and the line, the attribute or the key where there is one), in bounded
+time and memory; nothing is silently dropped or changed (issue 16, item 7)."""
+
+import gzip
+import time
+import tracemalloc
+from contextlib import contextmanager
+
+import pytest
+
+from cloudsim_py.errors import TraceError
+from cloudsim_py.workload.lwf import read_lwf, read_lwf_old, read_lwf_xml
+
+LWF_XML = """<?xml version="1.0"?>
+<lease-workload name="t">
+<lease-requests>
+  <lease-request arrival="00:00:00">
+    <lease id="1" preemptible="true">
+      <nodes><node-set numnodes="1"><res type="CPU" amount="100"/><res type="Memory" amount="512"/></node-set></nodes>
+      <start/>
+      <duration time="01:00:00"/>
+      <software><disk-image id="img" size="100"/></software>
+    </lease>
+  </lease-request>
+</lease-requests>
+</lease-workload>
+"""
+
+LWF_OLD = """# submit start duration real nodes cpu mem disk image size
+0 3600 1800 1200 4 1 1024 0 'foo.img' 600
+"""
+
+LWF_READERS = [read_lwf, read_lwf_xml, read_lwf_old]
+
+
+@contextmanager
+def bounded(seconds=1.0, megabytes=50.0):
+    """The block runs in under ``seconds`` and allocates at most ``megabytes`` at its peak."""
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        elapsed = time.perf_counter() - start
+        peak = tracemalloc.get_traced_memory()[1] / 1e6
+        tracemalloc.stop()
+        assert elapsed < seconds, f"took {elapsed:.2f} s"
+        assert peak < megabytes, f"peaked at {peak:.0f} MB"
+
+
+def write(tmp_path, data, name="w.lwf"):
+    path = tmp_path / name
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    return path
+
+
+# -- LWF files that are not UTF-8 text ---------------------------------------------------------
+
+@pytest.mark.parametrize("reader", LWF_READERS)
+def test_a_latin1_xml_lease_file_names_the_line_and_the_byte(tmp_path, reader):
+    path = write(tmp_path, LWF_XML.replace('id="img"', 'id="caf\u00e9"').encode("latin-1"))
+    with pytest.raises(TraceError, match=r"w\.lwf:9: not UTF-8 text \(byte 0xe9 at column 36\)"):
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", [read_lwf, read_lwf_old])
+def test_a_latin1_old_format_lease_file_names_the_line_and_the_byte(tmp_path, reader):
+    path = write(tmp_path, (LWF_OLD + "# caf\u00e9\n").encode("latin-1"))
+    with pytest.raises(TraceError, match=r"w\.lwf:3: not UTF-8 text \(byte 0xe9 at column 6\)"):
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", LWF_READERS)
+def test_a_binary_lease_file_is_refused_as_binary(tmp_path, reader):
+    path = write(tmp_path, LWF_OLD.encode() + bytes(range(256)))
+    with pytest.raises(TraceError, match=r"w\.lwf:3: binary data \(a NUL byte at column 1\), not a text file"):
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", LWF_READERS)
+def test_a_lease_file_of_nul_bytes_is_refused_as_binary(tmp_path, reader):
+    path = write(tmp_path, b"\0" * 1000)
+    with pytest.raises(TraceError, match=r"w\.lwf:1: binary data"):
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", LWF_READERS)
+def test_a_gzip_lease_file_is_refused_as_compressed(tmp_path, reader):
+    path = write(tmp_path, gzip.compress(LWF_XML.encode()), name="w.lwf.gz")
+    with pytest.raises(TraceError, match=r"w\.lwf\.gz: gzip-compressed data, not text; decompress it first"):
+        reader(path)
+
+
+@pytest.mark.parametrize("reader", LWF_READERS)
+@pytest.mark.parametrize("data", [b"", b" \n\n\t\n"], ids=["zero bytes", "blank"])
+def test_an_empty_lease_file_is_refused(tmp_path, reader, data):
+    with pytest.raises(TraceError, match=r"w\.lwf: empty file"):
+        reader(write(tmp_path, data))
+
+
+def test_a_utf8_lease_file_with_a_byte_order_mark_reads(tmp_path):
+    assert len(read_lwf(write(tmp_path, "\ufeff" + LWF_XML))) == 1
