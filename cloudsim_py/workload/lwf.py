@@ -211,28 +211,46 @@ def _line_column(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset) + 1, offset - start + 1
 
 
+#: deepest element nesting read; an LWF file needs 7 levels (lease-workload, lease-requests,
+#: lease-request, lease, nodes, node-set, res), so more is not a lease workload, and refusing it
+#: at once keeps time and memory linear in the file (element paths grow with the depth)
+MAX_XML_DEPTH = 64
+
+
 def _parse_xml(path: str, text: str) -> _Element:
-    """Parse ``text`` (of ``path``) with expat, keeping each element's line and path (``a/b[2]/c``)."""
-    stack: list[_Element] = []
+    """Parse ``text`` (of ``path``) with expat, keeping each element's line and path
+    (``a/b[2]/c``). O(size of the file): siblings are counted by tag as they come, elements
+    nested deeper than :data:`MAX_XML_DEPTH` and entity declarations (an LWF file has none;
+    they are how a small file expands into a huge one) are TraceErrors naming the line."""
+    stack: list[tuple[_Element, dict[str, int]]] = []     # open elements, their children by tag
     root: list[_Element] = []
     parser = expat.ParserCreate()
 
     def start(tag: str, attrib: dict[str, str]) -> None:
+        line = parser.CurrentLineNumber
+        if len(stack) >= MAX_XML_DEPTH:
+            raise TraceError(f"{path}:{line}: <{tag}>: elements nested more than {MAX_XML_DEPTH} deep "
+                             "(an LWF file needs at most 7)")
         if stack:
-            parent = stack[-1]
-            n = sum(1 for c in parent.children if c.tag == tag) + 1
-            el = _Element(tag, attrib, parser.CurrentLineNumber, f"{parent.path}/{tag}[{n}]")
+            parent, seen = stack[-1]
+            n = seen[tag] = seen.get(tag, 0) + 1
+            el = _Element(tag, attrib, line, f"{parent.path}/{tag}[{n}]")
             parent.children.append(el)
         else:
-            el = _Element(tag, attrib, parser.CurrentLineNumber, tag)
+            el = _Element(tag, attrib, line, tag)
             root.append(el)
-        stack.append(el)
+        stack.append((el, {}))
 
     def end(tag: str) -> None:
         stack.pop()
 
+    def entity(name: str, *_: object) -> None:
+        raise TraceError(f"{path}:{parser.CurrentLineNumber}: entity declaration {name!r}: an LWF file "
+                         "declares no entities")
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.EntityDeclHandler = entity
     try:
         parser.Parse(text, True)
     except expat.ExpatError as err:

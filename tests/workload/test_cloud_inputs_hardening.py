@@ -101,3 +101,30 @@ def test_an_empty_lease_file_is_refused(tmp_path, reader, data):
 
 def test_a_utf8_lease_file_with_a_byte_order_mark_reads(tmp_path):
     assert len(read_lwf(write(tmp_path, "\ufeff" + LWF_XML))) == 1
+
+
+# -- LWF XML that would take unbounded time or memory ------------------------------------------
+
+def test_xml_nested_20000_deep_is_refused_at_depth_64_naming_file_line_and_element(tmp_path):
+    depth = 20_000
+    path = write(tmp_path, "<lease-workload>\n" + "<a>" * depth + "</a>" * depth + "\n</lease-workload>\n")
+    with bounded(), pytest.raises(TraceError, match=r"w\.lwf:2: <a>: elements nested more than 64 deep "
+                                                    r"\(an LWF file needs at most 7\)"):
+        read_lwf(path)
+
+
+def test_twenty_thousand_sibling_elements_are_read_in_linear_time(tmp_path):
+    # each element's path names its position among its siblings of the same tag (<x[1]/y[20000]>)
+    path = write(tmp_path, "<lease-workload><lease-requests/><x>" + "<y/>" * 20_000 + "</x></lease-workload>")
+    with bounded():
+        assert len(read_lwf(path)) == 0
+
+
+def test_an_xml_entity_declaration_is_refused_naming_the_line(tmp_path):
+    # the "billion laughs": ten entities of ten references each expand to 10**9 copies of "lol"
+    entities = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">' for i in range(1, 10))
+    path = write(tmp_path, f'<?xml version="1.0"?>\n<!DOCTYPE w [\n<!ENTITY lol0 "lol">{entities}]>\n'
+                           '<lease-workload name="&lol9;"><lease-requests/></lease-workload>\n')
+    with bounded(), pytest.raises(TraceError, match=r"w\.lwf:3: entity declaration 'lol0': an LWF file "
+                                                    r"declares no entities"):
+        read_lwf(path)
