@@ -9,7 +9,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from cloudsim_py.errors import TraceError
+from cloudsim_py.errors import LeaseError, TraceError
+from cloudsim_py.workload import lease as L
+from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
 from cloudsim_py.workload.lwf import read_lwf, read_lwf_old, read_lwf_xml
 
 LWF_XML = """<?xml version="1.0"?>
@@ -128,3 +130,29 @@ def test_an_xml_entity_declaration_is_refused_naming_the_line(tmp_path):
     with bounded(), pytest.raises(TraceError, match=r"w\.lwf:3: entity declaration 'lol0': an LWF file "
                                                     r"declares no entities"):
         read_lwf(path)
+
+
+# -- the same values through the Python API: LeaseRequest --------------------------------------
+
+def ar_lease(**kw):
+    args = dict(id=2, submit_time=900.0, mode=LeaseMode.AR, start=1800.0, duration=1800.0, real_duration=1200.0,
+                nodes=4, memory_mb=1024.0, image_mb=600.0, disk_mb=0.0)
+    args.update(kw)
+    return LeaseRequest(**args)
+
+
+@pytest.mark.parametrize("key, reason", [
+    ("submit_time", L.BAD_TIME), ("start", L.BAD_START), ("duration", L.BAD_DURATION),
+    ("real_duration", L.BAD_REAL_DURATION), ("cpus_per_node", L.BAD_RESOURCES), ("memory_mb", L.BAD_RESOURCES),
+    ("image_mb", L.BAD_RESOURCES), ("disk_mb", L.BAD_RESOURCES)])
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), "10"], ids=["inf", "nan", "a string"])
+def test_a_lease_request_refuses_a_value_that_is_not_a_finite_number_naming_the_key(key, reason, value):
+    with pytest.raises(LeaseError) as exc:
+        ar_lease(**{key: value})
+    assert exc.value.reason == reason
+    assert str(exc.value).startswith("lease 2: ") and key in str(exc.value)
+
+
+def test_a_lease_request_refuses_a_negative_real_duration():
+    with pytest.raises(LeaseError, match=r"lease 2: real_duration -1 must be > 0 and at most the requested duration"):
+        ar_lease(real_duration=-1)
