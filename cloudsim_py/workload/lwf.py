@@ -28,7 +28,11 @@ Readings (documented in docs/dag-and-leases.md):
 ``submit start duration real_duration nodes cpu memory_MB disk_MB image_id image_size_MB``
 (seconds from the start of the workload; ``start = -1``: best-effort and preemptible, otherwise
 an advance reservation, not preemptible; ``cpu`` in CPUs, 1 = one CPU). Leases are numbered from
-``first_id`` in file order (as Haizea's ``lwf2xml`` does, from 1).
+``first_id`` in file order (as Haizea's ``lwf2xml`` does, from 1). Only the two times may be
+negative; there is no -1 convention for ``real_duration`` (Haizea writes the duration there).
+
+In both formats every number is finite (``inf``, ``nan``, ``1e400`` are errors, not infinity) and
+an integer has at most :data:`MAX_DIGITS` digits.
 
 A malformed element or line is a :class:`~cloudsim_py.errors.TraceError` naming file, line,
 element path and attribute; so is a file that is not UTF-8 text (empty, gzip-compressed, binary,
@@ -39,6 +43,7 @@ is skipped and counted by reason, or raised as a ``TraceError`` with ``strict=Tr
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Callable, Iterable, TypeVar
@@ -51,7 +56,19 @@ from .lease import LeaseMode, LeaseRequest
 
 _TIME_RE = re.compile(r"^\d+(\.\d*)?$")
 _XML_START = re.compile(r"\s*<")
+_INTEGER_RE = re.compile(r"\s*[-+]?(\d+)\s*")
+#: most digits of an integer (a lease id, a node count): more counts nothing real, and Python
+#: refuses to convert more than 4,300 with a message about its own settings
+MAX_DIGITS = 18
 T = TypeVar("T")
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``repr(text)`` cut to ``limit`` characters, so that a message never echoes a
+    5,000-digit number or a megabyte attribute whole."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def parse_time(text: str) -> float:
@@ -62,14 +79,17 @@ def parse_time(text: str) -> float:
     """
     parts = text.strip().split(":")
     if len(parts) not in (3, 4) or not all(_TIME_RE.match(p) for p in parts):
-        raise ValueError(f"{text!r} is not a time [DD:]HH:MM:SS[.ss]")
+        raise ValueError(f"{_shown(text)} is not a time [DD:]HH:MM:SS[.ss]")
     if not all(p.isdigit() for p in parts[:-1]):
-        raise ValueError(f"{text!r}: only the seconds may have a fraction")
+        raise ValueError(f"{_shown(text)}: only the seconds may have a fraction")
     values = [float(p) for p in parts]
     if len(values) == 3:
         values.insert(0, 0.0)
     days, hours, minutes, seconds = values
-    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    if not math.isfinite(total):
+        raise ValueError(f"{_shown(text)} is too large (not a finite number of seconds)")
+    return total
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -274,7 +294,7 @@ class _Where:
         try:
             return convert(text)
         except ValueError as err:
-            raise self.error(el, f"attribute {key!r} = {text!r} is invalid ({err})") from None
+            raise self.error(el, f"attribute {key!r} = {_shown(text)} is invalid ({err})") from None
 
     def attr(self, el: _Element, key: str, convert: Callable[[str], T]) -> T:
         value = self.optional(el, key, convert)
@@ -296,14 +316,25 @@ class _Where:
 
 
 def _non_negative(text: str) -> float:
+    """A finite number >= 0 (``inf``, ``nan`` and ``1e400`` are refused, not read as infinity)."""
     value = float(text)
-    if not value >= 0:
-        raise ValueError("must be a number >= 0")
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError("must be a finite number >= 0")
     return value
 
 
+def _integer(text: str) -> int:
+    """An integer of at most :data:`MAX_DIGITS` digits."""
+    m = _INTEGER_RE.fullmatch(text)
+    if not m:
+        raise ValueError("must be an integer")
+    if len(m.group(1)) > MAX_DIGITS:
+        raise ValueError(f"must be an integer of at most {MAX_DIGITS} digits")
+    return int(text)
+
+
 def _count(text: str) -> int:
-    value = int(text)
+    value = _integer(text)
     if value < 0:
         raise ValueError("must be an integer >= 0")
     return value
@@ -350,7 +381,7 @@ def _lease_from_xml(w: _Where, request: _Element, position: int) -> LeaseRequest
     lease_el = w.child(request, "lease")
     real_el = request.find("realduration")
     real = w.time(real_el) if real_el is not None else None
-    given_id = w.optional(lease_el, "id", int)
+    given_id = w.optional(lease_el, "id", _integer)
     lease_id = position if given_id is None else given_id
     preemptible = w.optional(lease_el, "preemptible", _boolean)
 
@@ -437,15 +468,29 @@ OLD_FIELDS = ("submit", "start", "duration", "real_duration", "nodes", "cpu", "m
 """The ten fields of a line of Haizea's old LWF format, in order."""
 
 _OLD_INTS = frozenset({"nodes"})
+#: the fields that may be negative: times (``start = -1``: best-effort; an AR starting before its
+#: submission is a lease skipped and counted); durations, counts and sizes may not (the format
+#: has no -1 convention for them: Haizea's generators write ``real_duration = duration``)
+_OLD_SIGNED = frozenset({"submit", "start"})
 
 
 def _old_number(path: str, lineno: int, parts: list[str], i: int) -> float:
-    text = parts[i]
+    """Field ``i`` of a line as a finite number; a TraceError naming file, line and field if
+    it is not one, is negative where it may not be, or is an integer of too many digits."""
+    name, text = OLD_FIELDS[i], parts[i]
+    where = f"{path}:{lineno}: field {i + 1} ({name})"
     try:
-        return float(int(text)) if OLD_FIELDS[i] in _OLD_INTS else float(text)
-    except ValueError:
-        kind = "an integer" if OLD_FIELDS[i] in _OLD_INTS else "a number"
-        raise TraceError(f"{path}:{lineno}: field {i + 1} ({OLD_FIELDS[i]}) is not {kind}: {text!r}") from None
+        value = float(_integer(text)) if name in _OLD_INTS else float(text)
+    except ValueError as err:
+        if _INTEGER_RE.fullmatch(text):          # an integer, of too many digits
+            raise TraceError(f"{where} {err}: {_shown(text)}") from None
+        kind = "an integer" if name in _OLD_INTS else "a number"
+        raise TraceError(f"{where} is not {kind}: {_shown(text)}") from None
+    if not math.isfinite(value):
+        raise TraceError(f"{where} is not a finite number: {_shown(text)}")
+    if value < 0 and name not in _OLD_SIGNED:
+        raise TraceError(f"{where} must be >= 0: {_shown(text)}")
+    return value
 
 
 def iter_old_lines(path: str, text: str | None = None) -> Iterable[tuple[int, list[str]]]:

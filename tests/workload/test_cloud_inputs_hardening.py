@@ -3,6 +3,7 @@ error naming the file (and the line, the attribute or the key where there is one
 time and memory; nothing is silently dropped or changed (issue 16, item 7)."""
 
 import gzip
+import re
 import time
 import tracemalloc
 from contextlib import contextmanager
@@ -130,6 +131,101 @@ def test_an_xml_entity_declaration_is_refused_naming_the_line(tmp_path):
     with bounded(), pytest.raises(TraceError, match=r"w\.lwf:3: entity declaration 'lol0': an LWF file "
                                                     r"declares no entities"):
         read_lwf(path)
+
+
+# -- LWF numbers: finite, and not negative where a duration, count or size is meant ------------
+
+BIG = "9" * 5000     # a 5,000-digit number: Python refuses to make an int of it, float() gives inf
+LEASE = "lease-workload/lease-requests[1]/lease-request[1]"
+
+
+@pytest.mark.parametrize("old, new, line, element, attribute, reason", [
+    ('type="Memory" amount="512"', 'type="Memory" amount="inf"', 6, "lease[1]/nodes[1]/node-set[1]/res[2]", "amount",
+     "must be a finite number >= 0"),
+    ('type="CPU" amount="100"', 'type="CPU" amount="nan"', 6, "lease[1]/nodes[1]/node-set[1]/res[1]", "amount",
+     "must be a finite number >= 0"),
+    ('<res type="Memory" amount="512"/>', '<res type="Memory" amount="512"/><res type="Disk" amount="1e400"/>', 6,
+     "lease[1]/nodes[1]/node-set[1]/res[3]", "amount", "must be a finite number >= 0"),
+    ('size="100"', 'size="Infinity"', 9, "lease[1]/software[1]/disk-image[1]", "size", "must be a finite number >= 0"),
+    ('time="01:00:00"', f'time="{"9" * 400}:00:00"', 8, "lease[1]/duration[1]", "time", "is too large"),
+    ('arrival="00:00:00"', f'arrival="00:00:{"9" * 400}"', 4, "", "arrival", "is too large"),
+    ("<start/>", f'<start><exact time="{"9" * 400}:00:00:00"/></start>', 7, "lease[1]/start[1]/exact[1]", "time",
+     "is too large"),
+], ids=["inf memory", "nan CPU", "1e400 disk", "Infinity image size", "huge duration", "huge arrival",
+        "huge start"])
+def test_a_non_finite_xml_number_names_file_line_element_and_attribute(tmp_path, old, new, line, element,
+                                                                        attribute, reason):
+    path = write(tmp_path, LWF_XML.replace(old, new))
+    where = f"{LEASE}/{element}" if element else LEASE
+    with pytest.raises(TraceError) as exc:
+        read_lwf(path)
+    message = str(exc.value)
+    assert message.startswith(f"{path}:{line}: <{where}>: attribute {attribute!r} = ")
+    assert "is invalid (" in message and reason in message
+    assert len(message) < 400                 # the 400-digit text is not echoed whole
+
+
+def test_a_negative_xml_real_duration_is_refused_naming_the_attribute(tmp_path):
+    path = write(tmp_path, LWF_XML.replace('arrival="00:00:00">', 'arrival="00:00:00"><realduration time="-00:10:00"/>'))
+    with pytest.raises(TraceError, match=rf"w\.lwf:4: <{re.escape(LEASE)}/realduration\[1\]>: attribute 'time' = "
+                                         r"'-00:10:00' is invalid"):
+        read_lwf(path)
+
+
+@pytest.mark.parametrize("attribute", ['numnodes="1"', 'id="1"'])
+def test_a_5000_digit_xml_integer_is_refused_naming_the_attribute_without_echoing_it(tmp_path, attribute):
+    key = attribute.split("=")[0]
+    path = write(tmp_path, LWF_XML.replace(attribute, f'{key}="{BIG}"'))
+    with pytest.raises(TraceError, match=rf"attribute '{key}' = '9{{40}}'\.\.\. \(5,000 characters\) is invalid "
+                                         r"\(must be an integer of at most 18 digits\)"):
+        read_lwf(path)
+
+
+OLD_LINE = "0 3600 1800 1200 4 1 1024 0 'foo.img' 600"
+OLD_NAMES = ["submit", "start", "duration", "real_duration", "nodes", "cpu", "memory_mb", "disk_mb", "image_id",
+             "image_mb"]
+
+
+def old_line(**fields):
+    parts = OLD_LINE.split()
+    for name, value in fields.items():
+        parts[OLD_NAMES.index(name)] = value
+    return "# a lease\n" + " ".join(parts) + "\n"
+
+
+@pytest.mark.parametrize("field", ["submit", "start", "duration", "real_duration", "cpu", "memory_mb", "disk_mb",
+                                   "image_mb"])
+@pytest.mark.parametrize("value", ["inf", "nan", "-Infinity", "1e400"])
+def test_a_non_finite_old_format_field_names_file_line_and_field(tmp_path, field, value):
+    path = write(tmp_path, old_line(**{field: value}))
+    number = OLD_NAMES.index(field) + 1
+    with pytest.raises(TraceError, match=rf"w\.lwf:2: field {number} \({field}\) is not a finite number: '{value}'"):
+        read_lwf(path)
+
+
+def test_a_negative_old_format_real_duration_is_refused_naming_the_field(tmp_path):
+    path = write(tmp_path, old_line(real_duration="-1"))
+    with pytest.raises(TraceError, match=r"w\.lwf:2: field 4 \(real_duration\) must be >= 0: '-1'"):
+        read_lwf(path)
+
+
+@pytest.mark.parametrize("field", ["duration", "nodes", "cpu", "memory_mb", "disk_mb", "image_mb"])
+def test_a_negative_old_format_duration_count_or_size_is_refused_naming_the_field(tmp_path, field):
+    path = write(tmp_path, old_line(**{field: "-5"}))
+    with pytest.raises(TraceError, match=rf"w\.lwf:2: field {OLD_NAMES.index(field) + 1} \({field}\) must be >= 0"):
+        read_lwf(path)
+
+
+def test_a_5000_digit_old_format_node_count_is_refused_without_echoing_it(tmp_path):
+    path = write(tmp_path, old_line(nodes=BIG))
+    with pytest.raises(TraceError, match=r"w\.lwf:2: field 5 \(nodes\) must be an integer of at most 18 digits: "
+                                         r"'9{40}'\.\.\. \(5,000 characters\)$"):
+        read_lwf(path)
+
+
+def test_old_format_start_minus_one_is_still_best_effort(tmp_path):
+    [lease] = read_lwf(write(tmp_path, old_line(start="-1"))).leases
+    assert (lease.mode.value, lease.start) == ("best-effort", None)
 
 
 # -- the same values through the Python API: LeaseRequest --------------------------------------
