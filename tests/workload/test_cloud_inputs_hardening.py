@@ -3,6 +3,7 @@ error naming the file (and the line, the attribute or the key where there is one
 time and memory; nothing is silently dropped or changed (issue 16, item 7)."""
 
 import gzip
+import json
 import re
 import time
 import tracemalloc
@@ -14,6 +15,7 @@ from cloudsim_py.errors import LeaseError, TraceError
 from cloudsim_py.workload import lease as L
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
 from cloudsim_py.workload.lwf import read_lwf, read_lwf_old, read_lwf_xml
+from cloudsim_py.workload.wfformat import read_wfformat, workflow_from_dict
 
 LWF_XML = """<?xml version="1.0"?>
 <lease-workload name="t">
@@ -116,9 +118,9 @@ def test_xml_nested_20000_deep_is_refused_at_depth_64_naming_file_line_and_eleme
         read_lwf(path)
 
 
-def test_twenty_thousand_sibling_elements_are_read_in_linear_time(tmp_path):
-    # each element's path names its position among its siblings of the same tag (<x[1]/y[20000]>)
-    path = write(tmp_path, "<lease-workload><lease-requests/><x>" + "<y/>" * 20_000 + "</x></lease-workload>")
+def test_ten_thousand_sibling_elements_are_read_in_linear_time(tmp_path):
+    # each element's path names its position among its siblings of the same tag (<x[1]/y[10000]>)
+    path = write(tmp_path, "<lease-workload><lease-requests/><x>" + "<y/>" * 10_000 + "</x></lease-workload>")
     with bounded():
         assert len(read_lwf(path)) == 0
 
@@ -252,3 +254,125 @@ def test_a_lease_request_refuses_a_value_that_is_not_a_finite_number_naming_the_
 def test_a_lease_request_refuses_a_negative_real_duration():
     with pytest.raises(LeaseError, match=r"lease 2: real_duration -1 must be > 0 and at most the requested duration"):
         ar_lease(real_duration=-1)
+
+
+# -- WfFormat files: text, depth, numbers ------------------------------------------------------
+
+WORKFLOW = {
+    "name": "tiny", "schemaVersion": "1.5",
+    "workflow": {
+        "specification": {
+            "tasks": [
+                {"name": "a", "id": "a", "parents": [], "children": ["b"], "inputFiles": [], "outputFiles": ["f"]},
+                {"name": "b", "id": "b", "parents": ["a"], "children": [], "inputFiles": ["f"], "outputFiles": []},
+            ],
+            "files": [{"id": "f", "sizeInBytes": 3000000}],
+        },
+        "execution": {
+            "makespanInSeconds": 10.0,
+            "tasks": [{"id": "a", "runtimeInSeconds": 2.0, "coreCount": 2, "machines": ["m"]},
+                      {"id": "b", "runtimeInSeconds": 3.0, "machines": ["m"]}],
+            "machines": [{"nodeName": "m", "cpu": {"coreCount": 48, "speedInMHz": 1200}, "memoryInBytes": 1000000}],
+        },
+    },
+}
+WORKFLOW_TEXT = json.dumps(WORKFLOW, indent=1)
+
+
+def workflow(tmp_path, old="", new="", name="w.json"):
+    assert old in WORKFLOW_TEXT
+    return write(tmp_path, WORKFLOW_TEXT.replace(old, new, 1), name=name)
+
+
+def line_of(text, fragment):
+    return text[:text.index(fragment)].count("\n") + 1
+
+
+def test_the_wfformat_test_document_reads(tmp_path):
+    assert read_wfformat(workflow(tmp_path)).job.tasks == 2
+
+
+def test_a_latin1_wfformat_file_names_the_line_and_the_byte(tmp_path):
+    path = write(tmp_path, WORKFLOW_TEXT.replace('"tiny"', '"caf\u00e9"').encode("latin-1"), name="w.json")
+    with pytest.raises(TraceError, match=r"w\.json:2: not UTF-8 text \(byte 0xe9 at column 14\)"):
+        read_wfformat(path)
+
+
+def test_a_binary_wfformat_file_is_refused_as_binary(tmp_path):
+    path = write(tmp_path, WORKFLOW_TEXT.encode() + bytes(range(256)), name="w.json")
+    with pytest.raises(TraceError, match=rf"w\.json:{WORKFLOW_TEXT.count(chr(10)) + 1}: binary data \(a NUL byte"):
+        read_wfformat(path)
+
+
+def test_a_gzip_wfformat_file_is_refused_as_compressed(tmp_path):
+    path = write(tmp_path, gzip.compress(WORKFLOW_TEXT.encode()), name="w.json.gz")
+    with pytest.raises(TraceError, match=r"w\.json\.gz: gzip-compressed data, not text; decompress it first"):
+        read_wfformat(path)
+
+
+@pytest.mark.parametrize("data", [b"", b"\n \n", b"\0" * 100], ids=["zero bytes", "blank", "NUL bytes"])
+def test_an_empty_or_nul_wfformat_file_is_refused(tmp_path, data):
+    with pytest.raises(TraceError, match=r"w\.json(:1)?: (empty file|binary data)"):
+        read_wfformat(write(tmp_path, data, name="w.json"))
+
+
+@pytest.mark.parametrize("opening, closing", [("[", "]"), ('{"a": ', "}")], ids=["arrays", "objects"])
+def test_json_nested_100000_deep_is_refused_naming_the_file_and_line(tmp_path, opening, closing):
+    depth = 100_000
+    path = write(tmp_path, '{"name": "deep",\n "x": ' + opening * depth + "1" * (opening == '{"a": ')
+                 + closing * depth + "}\n", name="w.json")
+    with bounded(), pytest.raises(TraceError, match=r"w\.json:2: JSON nested too deeply to read \(more than 100 "
+                                                    r"levels here; a WfFormat document needs 6\)"):
+        read_wfformat(path)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(tmp_path):
+    depth = 100_000
+    path = write(tmp_path, '{"s": "' + "[" * 200 + '",\n"x": ' + "[" * depth + "]" * depth + "}", name="w.json")
+    with bounded(), pytest.raises(TraceError, match=r"w\.json:2: JSON nested too deeply"):
+        read_wfformat(path)
+
+
+RUNTIME = '"runtimeInSeconds": 2.0'
+
+
+@pytest.mark.parametrize("old, new, key, shown", [
+    (RUNTIME, '"runtimeInSeconds": 1e400', "workflow.execution.tasks[a].runtimeInSeconds", "1e400"),
+    (RUNTIME, f'"runtimeInSeconds": {BIG}', "workflow.execution.tasks[a].runtimeInSeconds", "a 5,000-digit number"),
+    ('"sizeInBytes": 3000000', f'"sizeInBytes": -{BIG}', "workflow.specification.files[0].sizeInBytes",
+     "a 5,000-digit number"),
+    ('"makespanInSeconds": 10.0', '"makespanInSeconds": 1.5e309', "workflow.execution.makespanInSeconds", "1.5e309"),
+    ('"coreCount": 48', '"coreCount": 1e400', "workflow.execution.machines[0].cpu.coreCount", "1e400"),
+    ('"memoryInBytes": 1000000', f'"memoryInBytes": {BIG}', "workflow.execution.machines[0].memoryInBytes",
+     "a 5,000-digit number"),
+], ids=["1e400 runtime", "5000-digit runtime", "5000-digit size", "1.5e309 makespan", "1e400 machine cores",
+        "5000-digit machine memory"])
+def test_a_number_no_float_holds_is_refused_naming_file_and_key(tmp_path, old, new, key, shown):
+    with pytest.raises(TraceError) as exc:
+        read_wfformat(workflow(tmp_path, old, new))
+    assert str(exc.value) == f"{tmp_path / 'w.json'}: key {key} = {shown} is too large (beyond the largest float, " \
+                             "about 1.8e308)"
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_non_json_constant_is_refused_naming_file_and_key(tmp_path, constant):
+    with pytest.raises(TraceError, match=rf"w\.json: key workflow\.execution\.tasks\[a\]\.runtimeInSeconds = "
+                                         rf"{constant} is not a finite number$"):
+        read_wfformat(workflow(tmp_path, RUNTIME, f'"runtimeInSeconds": {constant}'))
+
+
+@pytest.mark.parametrize("value, shown", [(float("inf"), "inf"), (float("nan"), "nan"),
+                                          (10 ** 5000, "an integer of about 5,000 digits")],
+                         ids=["inf", "nan", "10**5000"])
+def test_a_document_built_in_python_refuses_an_infinite_or_huge_runtime(value, shown):
+    d = json.loads(WORKFLOW_TEXT)
+    d["workflow"]["execution"]["tasks"][0]["runtimeInSeconds"] = value
+    with pytest.raises(TraceError, match=rf"^d\.json: key workflow\.execution\.tasks\[a\]\.runtimeInSeconds = "
+                                         rf"{shown} must be a finite number >= 0$"):
+        workflow_from_dict(d, source="d.json")
+
+
+def test_fractional_machine_cores_are_refused_not_truncated(tmp_path):
+    with pytest.raises(TraceError, match=r"key workflow\.execution\.machines\[0\]\.cpu\.coreCount = 2\.5 must be "
+                                         r"a whole number"):
+        read_wfformat(workflow(tmp_path, '"coreCount": 48', '"coreCount": 2.5'))
