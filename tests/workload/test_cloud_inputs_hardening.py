@@ -9,12 +9,17 @@ import time
 import tracemalloc
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 
-from cloudsim_py.errors import LeaseError, TraceError
+from cloudsim_py.errors import DAGError, LeaseError, ScenarioError, SpecError, TraceError
+from cloudsim_py.scenario import load_scenario
 from cloudsim_py.workload import lease as L
+from cloudsim_py.workload.dag import build_dag_job, check_distinct_ids
+from cloudsim_py.workload.dag_spec import DagWorkloadSpec
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
 from cloudsim_py.workload.lwf import read_lwf, read_lwf_old, read_lwf_xml
+from cloudsim_py.workload.models.dag_li import LiDagModel
 from cloudsim_py.workload.wfformat import read_wfformat, workflow_from_dict
 
 LWF_XML = """<?xml version="1.0"?>
@@ -376,3 +381,72 @@ def test_fractional_machine_cores_are_refused_not_truncated(tmp_path):
     with pytest.raises(TraceError, match=r"key workflow\.execution\.machines\[0\]\.cpu\.coreCount = 2\.5 must be "
                                          r"a whole number"):
         read_wfformat(workflow(tmp_path, '"coreCount": 48', '"coreCount": 2.5'))
+
+
+# -- DAG job ids are distinct ------------------------------------------------------------------
+
+def inline_job(job_id=None):
+    job = {"tasks": {"a": {"runtime": 1.0}}}
+    if job_id is not None:
+        job["id"] = job_id
+    return job
+
+
+def spec_error(**kw):
+    with pytest.raises(SpecError) as exc:
+        DagWorkloadSpec(**kw)
+    return exc.value
+
+
+def test_two_inline_dag_jobs_with_one_id_are_refused_naming_the_id_and_both_entries():
+    err = spec_error(jobs=[inline_job("x"), inline_job("y"), inline_job("x")])
+    assert (err.path, err.message) == ("jobs.2.id", "job id 'x' is used twice: jobs.0 and jobs.2")
+
+
+def test_an_inline_dag_job_id_equal_to_the_position_of_one_without_id_is_refused():
+    err = spec_error(jobs=[inline_job(), inline_job(0)])
+    assert (err.path, err.message) == ("jobs.1.id", "job id 0 is used twice: jobs.0 and jobs.1 (an entry without "
+                                                    "id is numbered by its position)")
+
+
+def test_an_inline_dag_job_id_must_be_a_string_or_an_integer():
+    err = spec_error(jobs=[inline_job(["x"])])
+    assert (err.path, err.message) == ("jobs.0.id", "expected a job id (a string or an integer), got a list")
+
+
+def test_two_workflows_with_one_id_are_refused_naming_the_id_and_both_entries(tmp_path):
+    path = str(workflow(tmp_path))
+    err = spec_error(workflows=[{"path": path, "id": "w"}, path, {"path": path, "id": "w"}])
+    assert (err.path, err.message) == ("workflows.2.id", "job id 'w' is used twice: workflows.0 and workflows.2")
+
+
+def test_dag_jobs_built_in_python_with_one_id_are_refused_by_the_workload_spec():
+    jobs = tuple(build_dag_job(job_id, {"a": {"runtime": 1.0}}, []) for job_id in ("x", "y", "y"))
+    err = spec_error(jobs=jobs)
+    assert (err.path, err.message) == ("jobs.2.id", "job id 'y' is used twice: jobs.1 and jobs.2")
+
+
+def test_check_distinct_ids_names_the_id_and_both_positions():
+    jobs = [build_dag_job(job_id, {"a": {"runtime": 1.0}}, []) for job_id in (3, 1, 3)]
+    with pytest.raises(DAGError, match=r"^job id 3 is used twice: jobs\[0\] and jobs\[2\]$"):
+        check_distinct_ids(jobs)
+
+
+def test_li_model_jobs_are_numbered_0_to_n_minus_1_so_their_ids_differ():
+    jobs = LiDagModel().generate(300, np.random.default_rng(5))
+    assert [job.id for job in jobs] == list(range(300))
+
+
+def test_a_scenario_with_two_dag_jobs_of_one_id_names_file_line_and_key(tmp_path):
+    text = """\
+federation:
+  vm_types: {v: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 32}}
+  clouds: [{name: c, vm_type: v, vms: 2}]
+dags:
+  jobs:
+    - {id: j, tasks: {a: {runtime: 1}}}
+    - {id: j, tasks: {a: {runtime: 2}}}
+"""
+    with pytest.raises(ScenarioError, match=r"s\.yaml:7: dags\.jobs\.1\.id: job id 'j' is used twice: jobs\.0 and "
+                                            r"jobs\.1$"):
+        load_scenario(write(tmp_path, text, name="s.yaml"))
