@@ -56,6 +56,7 @@ from .lease import LeaseMode, LeaseRequest
 
 _TIME_RE = re.compile(r"^\d+(\.\d*)?$")
 _XML_START = re.compile(r"\s*<")
+_NEWLINE = re.compile(r"\r\n?|\n")          # as a file opened in text mode reads lines
 _INTEGER_RE = re.compile(r"\s*[-+]?(\d+)\s*")
 #: most digits of an integer (a lease id, a node count): more counts nothing real, and Python
 #: refuses to convert more than 4,300 with a message about its own settings
@@ -498,7 +499,7 @@ def iter_old_lines(path: str, text: str | None = None) -> Iterable[tuple[int, li
     file already read); a wrong field count is a TraceError."""
     if text is None:
         text = read_text_file(path)
-    for lineno, line in enumerate(text.split("\n"), 1):
+    for lineno, line in enumerate(_NEWLINE.split(text), 1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue

@@ -113,6 +113,12 @@ def test_a_utf8_lease_file_with_a_byte_order_mark_reads(tmp_path):
     assert len(read_lwf(write(tmp_path, "\ufeff" + LWF_XML))) == 1
 
 
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_old_format_lines_end_at_any_newline_as_in_text_mode(tmp_path, newline):
+    w = read_lwf(write(tmp_path, (LWF_OLD + LWF_OLD.splitlines()[1] + "\n").replace("\n", newline)))
+    assert w.lines == (2, 3)
+
+
 # -- LWF XML that would take unbounded time or memory ------------------------------------------
 
 def test_xml_nested_20000_deep_is_refused_at_depth_64_naming_file_line_and_element(tmp_path):
