@@ -38,7 +38,7 @@ from __future__ import annotations
 import heapq
 import math
 import numbers
-from typing import TYPE_CHECKING, Any, Callable, Collection, Hashable, Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Any, Callable, Collection, Hashable, Iterable, Mapping, Sequence, Union
 
 import attrs
 
@@ -204,6 +204,34 @@ class DagJob:
     def data_mb(self, parent: Task, child: Task) -> float:
         """Data the child needs from the parent (0 when the edge carries none)."""
         return float(self.graph.edges[parent, child].get("data_mb", 0.0))
+
+
+# -- a workload of jobs ----------------------------------------------------------------------
+
+def repeated_id(ids: Iterable[Hashable]) -> tuple[int, int] | None:
+    """Positions ``(first, second)`` of the first id given twice (the earliest second use), or
+    None when every id differs. O(n).
+
+    >>> repeated_id(["a", "b", "c", "b", "a"])
+    (1, 3)
+    """
+    seen: dict[Hashable, int] = {}
+    for i, job_id in enumerate(ids):
+        if job_id in seen:
+            return seen[job_id], i
+        seen[job_id] = i
+    return None
+
+
+def check_distinct_ids(jobs: Sequence[DagJob]) -> None:
+    """A DAGError naming the id and both positions if two jobs share an id: a run's outputs
+    name jobs by id (the DAG jobs' log, every task's records), so two jobs of one id could not
+    be told apart. For a list of jobs built in Python before it is simulated; a scenario's
+    ``dags`` are checked when read (:mod:`~cloudsim_py.workload.dag_spec`)."""
+    found = repeated_id(job.id for job in jobs)
+    if found is not None:
+        i, j = found
+        raise DAGError(f"job id {jobs[j].id!r} is used twice: jobs[{i}] and jobs[{j}]")
 
 
 # -- readiness -------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 jobs (``model``), real workflows in WfFormat (``workflows``) or jobs written inline (``jobs``).
 Checked here once (errors are :class:`~cloudsim_py.errors.SpecError` naming the key path, the
 job and the task); reads no YAML, imports nothing from the engine; files are read when the
-workload is made.
+workload is made. Job ids (``id``: a string or an integer, else the position in the list) differ
+within ``jobs`` and within ``workflows``; a repeated id names both entries.
 
 ```yaml
 dags:
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..errors import DAGError, ScenarioError, SpecError
 from ..validate import check_keys, check_mapping, check_number, integer, kind
-from .dag import TASK_FIELDS, DagJob, build_dag_job
+from .dag import TASK_FIELDS, DagJob, build_dag_job, repeated_id
 from .lease import LeaseMode
 
 JOB_KEYS = ("id", "submit", "cloud", "mode", "start", "tasks", "edges")
@@ -77,6 +78,7 @@ def _workflows(value: Any) -> tuple[dict[str, Any], ...] | None:
     if value is None:
         return None
     if isinstance(value, tuple) and all(isinstance(v, dict) for v in value):
+        _check_distinct(*_entry_ids(value), "workflows")
         return value
     if not isinstance(value, (list, tuple)) or not value:
         raise SpecError("workflows", "expected a non-empty list of WfFormat files")
@@ -97,9 +99,35 @@ def _workflows(value: Any) -> tuple[dict[str, Any], ...] | None:
         if "cloud" in item:
             entry["cloud"] = _index(item["cloud"], f"{p}.cloud")
         if "id" in item:
-            entry["id"] = item["id"]
+            entry["id"] = _job_id(item["id"], f"{p}.id")
         out.append(entry)
+    _check_distinct(*_entry_ids(out), "workflows")
     return tuple(out)
+
+
+def _job_id(value: Any, path: str) -> str | int:
+    """A job id given in a scenario: a string or an integer (something two jobs can be told
+    apart by, and that outputs can print)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise SpecError(path, f"expected a job id (a string or an integer), got {kind(value)}")
+    return value
+
+
+def _entry_ids(entries: Iterable[Mapping[str, Any]]) -> tuple[list[Hashable], list[bool]]:
+    """The job id of each entry of a list (its ``id``, else its position) and whether it is given."""
+    entries = list(entries)
+    return [e.get("id", i) for i, e in enumerate(entries)], ["id" in e for e in entries]
+
+
+def _check_distinct(ids: list[Hashable], given: list[bool], key: str) -> None:
+    """A SpecError at ``{key}.{j}.id`` naming the id and both entries when two jobs share an id
+    (a job without ``id`` is numbered by its position, which another's ``id`` may repeat)."""
+    found = repeated_id(ids)
+    if found is None:
+        return
+    i, j = found
+    note = "" if given[i] and given[j] else " (an entry without id is numbered by its position)"
+    raise SpecError(f"{key}.{j}.id", f"job id {ids[j]!r} is used twice: {key}.{i} and {key}.{j}{note}")
 
 
 def _index(value: Any, path: str) -> int:
@@ -112,18 +140,20 @@ def _inline_jobs(value: Any) -> tuple[DagJob, ...] | None:
     if value is None:
         return None
     if isinstance(value, tuple) and all(isinstance(v, DagJob) for v in value):
+        _check_distinct([job.id for job in value], [True] * len(value), "jobs")
         return value
     if not isinstance(value, (list, tuple)) or not value:
         raise SpecError("jobs", "expected a non-empty list of DAG jobs")
     out = []
     for i, item in enumerate(value):
         out.append(_inline_job(item, f"jobs.{i}", i))
+    _check_distinct(*_entry_ids(value), "jobs")
     return tuple(out)
 
 
 def _inline_job(item: Any, p: str, i: int) -> DagJob:
     item = check_mapping(p, item, JOB_KEYS)
-    job_id = item.get("id", i)
+    job_id = _job_id(item["id"], f"{p}.id") if "id" in item else i
     tasks = item.get("tasks")
     if not isinstance(tasks, Mapping) or not tasks:
         raise SpecError(f"{p}.tasks", f"job {job_id}: expected a mapping of task names to their fields, "

@@ -41,10 +41,10 @@ class LeaseMode(enum.Enum):
 
 #: Reasons a lease request is invalid (``LeaseError.reason``); loaders count skipped leases by them.
 AR_BEFORE_SUBMIT = "advance reservation starts before its submission"
-BAD_DURATION = "duration not positive"
-BAD_REAL_DURATION = "real duration not positive or above the requested duration"
+BAD_DURATION = "duration not a finite number > 0"
+BAD_REAL_DURATION = "real duration not a finite number > 0 or above the requested duration"
 BAD_NODES = "nodes not a positive integer"
-BAD_RESOURCES = "CPUs per node not positive, or negative memory, disk or image size"
+BAD_RESOURCES = "CPUs per node not > 0, or memory, disk or image size not >= 0, or one of them not finite"
 BAD_TIME = "submit time negative or not finite"
 BAD_START = "start given for a lease that is not an advance reservation, or missing for one"
 PREEMPTIBLE_AR = "advance reservation marked preemptible"
@@ -52,6 +52,14 @@ PREEMPTIBLE_AR = "advance reservation marked preemptible"
 
 def _default_preemptible(mode: LeaseMode) -> bool:
     return mode is LeaseMode.BEST_EFFORT
+
+
+def _finite(value: object) -> bool:
+    """A finite real number, not a bool: what every time, duration and size must be (``inf``
+    memory or a ``nan`` duration would reach the scheduler's arithmetic otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return False
+    return isinstance(value, numbers.Integral) or math.isfinite(value)
 
 
 @attrs.frozen(slots=True)
@@ -82,24 +90,26 @@ class LeaseRequest:
 
     def __attrs_post_init__(self) -> None:
         name = f"lease {self.id}"
-        if not (math.isfinite(self.submit_time) and self.submit_time >= 0):
+        if not (_finite(self.submit_time) and self.submit_time >= 0):
             raise LeaseError(f"{name}: submit_time {self.submit_time!r} must be finite and >= 0", BAD_TIME)
-        if not (math.isfinite(self.duration) and self.duration > 0):
-            raise LeaseError(f"{name}: duration {self.duration!r} must be > 0", BAD_DURATION)
-        if self.real_duration is not None and not (0 < self.real_duration <= self.duration):
-            raise LeaseError(f"{name}: real_duration {self.real_duration!r} must be > 0 and at most the "
+        if not (_finite(self.duration) and self.duration > 0):
+            raise LeaseError(f"{name}: duration {self.duration!r} must be > 0 and finite", BAD_DURATION)
+        real = self.real_duration
+        if real is not None and not (_finite(real) and 0 < real <= self.duration):
+            raise LeaseError(f"{name}: real_duration {real!r} must be > 0 and at most the "
                              f"requested duration {self.duration!r}", BAD_REAL_DURATION)
         if isinstance(self.nodes, bool) or not isinstance(self.nodes, numbers.Integral) or self.nodes < 1:
             raise LeaseError(f"{name}: nodes {self.nodes!r} must be a positive integer", BAD_NODES)
-        if not (self.cpus_per_node > 0):
-            raise LeaseError(f"{name}: cpus_per_node {self.cpus_per_node!r} must be > 0", BAD_RESOURCES)
+        if not (_finite(self.cpus_per_node) and self.cpus_per_node > 0):
+            raise LeaseError(f"{name}: cpus_per_node {self.cpus_per_node!r} must be > 0 and finite", BAD_RESOURCES)
         for key in ("memory_mb", "image_mb", "disk_mb"):
             value = getattr(self, key)
-            if not (value >= 0):
-                raise LeaseError(f"{name}: {key} {value!r} must be >= 0", BAD_RESOURCES)
+            if not (_finite(value) and value >= 0):
+                raise LeaseError(f"{name}: {key} {value!r} must be >= 0 and finite", BAD_RESOURCES)
         if self.mode is LeaseMode.AR:
-            if self.start is None or not math.isfinite(self.start):
-                raise LeaseError(f"{name}: an advance reservation needs a finite start time", BAD_START)
+            if not _finite(self.start):
+                raise LeaseError(f"{name}: an advance reservation needs a finite start time (start = "
+                                 f"{self.start!r})", BAD_START)
             if self.start < self.submit_time:
                 raise LeaseError(f"{name}: advance reservation starts at {self.start:g} s, before its "
                                  f"submission at {self.submit_time:g} s", AR_BEFORE_SUBMIT)

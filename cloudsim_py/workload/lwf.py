@@ -28,16 +28,22 @@ Readings (documented in docs/dag-and-leases.md):
 ``submit start duration real_duration nodes cpu memory_MB disk_MB image_id image_size_MB``
 (seconds from the start of the workload; ``start = -1``: best-effort and preemptible, otherwise
 an advance reservation, not preemptible; ``cpu`` in CPUs, 1 = one CPU). Leases are numbered from
-``first_id`` in file order (as Haizea's ``lwf2xml`` does, from 1).
+``first_id`` in file order (as Haizea's ``lwf2xml`` does, from 1). Only the two times may be
+negative; there is no -1 convention for ``real_duration`` (Haizea writes the duration there).
+
+In both formats every number is finite (``inf``, ``nan``, ``1e400`` are errors, not infinity) and
+an integer has at most :data:`MAX_DIGITS` digits.
 
 A malformed element or line is a :class:`~cloudsim_py.errors.TraceError` naming file, line,
-element path and attribute. A well-formed lease that is invalid (e.g. an AR that starts before it
-is submitted: four in ``blue-30days/injected/``) is skipped and counted by reason, or raised as a
-``TraceError`` with ``strict=True``.
+element path and attribute; so is a file that is not UTF-8 text (empty, gzip-compressed, binary,
+another encoding: :func:`read_text_file`, which the WfFormat reader uses too). A well-formed lease
+that is invalid (e.g. an AR that starts before it is submitted: four in ``blue-30days/injected/``)
+is skipped and counted by reason, or raised as a ``TraceError`` with ``strict=True``.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from typing import Callable, Iterable, TypeVar
@@ -49,7 +55,21 @@ from ..errors import LeaseError, TraceError
 from .lease import LeaseMode, LeaseRequest
 
 _TIME_RE = re.compile(r"^\d+(\.\d*)?$")
+_XML_START = re.compile(r"\s*<")
+_NEWLINE = re.compile(r"\r\n?|\n")          # as a file opened in text mode reads lines
+_INTEGER_RE = re.compile(r"\s*[-+]?(\d+)\s*")
+#: most digits of an integer (a lease id, a node count): more counts nothing real, and Python
+#: refuses to convert more than 4,300 with a message about its own settings
+MAX_DIGITS = 18
 T = TypeVar("T")
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``repr(text)`` cut to ``limit`` characters, so that a message never echoes a
+    5,000-digit number or a megabyte attribute whole."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def parse_time(text: str) -> float:
@@ -60,14 +80,17 @@ def parse_time(text: str) -> float:
     """
     parts = text.strip().split(":")
     if len(parts) not in (3, 4) or not all(_TIME_RE.match(p) for p in parts):
-        raise ValueError(f"{text!r} is not a time [DD:]HH:MM:SS[.ss]")
+        raise ValueError(f"{_shown(text)} is not a time [DD:]HH:MM:SS[.ss]")
     if not all(p.isdigit() for p in parts[:-1]):
-        raise ValueError(f"{text!r}: only the seconds may have a fraction")
+        raise ValueError(f"{_shown(text)}: only the seconds may have a fraction")
     values = [float(p) for p in parts]
     if len(values) == 3:
         values.insert(0, 0.0)
     days, hours, minutes, seconds = values
-    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    if not math.isfinite(total):
+        raise ValueError(f"{_shown(text)} is too large (not a finite number of seconds)")
+    return total
 
 
 # -- results ----------------------------------------------------------------------------------
@@ -167,35 +190,90 @@ class _Element:
         return None
 
 
-def _parse_xml(path: str) -> _Element:
-    """Parse with expat, keeping each element's line and path (``a/b[2]/c``)."""
+def read_text_file(path: str) -> str:
+    """The text of a UTF-8 file (a byte-order mark is dropped). A cloud input that is not UTF-8
+    text is a :class:`TraceError` naming the file, and the line where there is one: missing, a
+    directory, empty (or only blank space), gzip-compressed, binary (a NUL byte) or another
+    encoding. Checked on the bytes, before any parser sees them, so that no ``UnicodeDecodeError``
+    or parser message about "invalid tokens" reaches the user."""
     try:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
         raise TraceError(f"{path}: no such file") from None
-    stack: list[_Element] = []
+    except IsADirectoryError:
+        raise TraceError(f"{path}: is a directory, not a file") from None
+    except OSError as err:
+        raise TraceError(f"{path}: cannot be read ({err.strerror or err})") from None
+    return decode_text(path, data)
+
+
+def decode_text(path: str, data: bytes) -> str:
+    """``data`` (the bytes of ``path``) as text; see :func:`read_text_file`."""
+    if not data or data.isspace():
+        raise TraceError(f"{path}: empty file")
+    if data.startswith(b"\x1f\x8b"):
+        raise TraceError(f"{path}: gzip-compressed data, not text; decompress it first (gunzip)")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        line, column = _line_column(data, nul)
+        raise TraceError(f"{path}:{line}: binary data (a NUL byte at column {column}), not a text file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, column = _line_column(data, err.start)
+        raise TraceError(f"{path}:{line}: not UTF-8 text (byte 0x{data[err.start]:02x} at column {column})") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _line_column(data: bytes, offset: int) -> tuple[int, int]:
+    """1-based line and column of a byte offset."""
+    start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, offset - start + 1
+
+
+#: deepest element nesting read; an LWF file needs 7 levels (lease-workload, lease-requests,
+#: lease-request, lease, nodes, node-set, res), so more is not a lease workload, and refusing it
+#: at once keeps time and memory linear in the file (element paths grow with the depth)
+MAX_XML_DEPTH = 64
+
+
+def _parse_xml(path: str, text: str) -> _Element:
+    """Parse ``text`` (of ``path``) with expat, keeping each element's line and path
+    (``a/b[2]/c``). O(size of the file): siblings are counted by tag as they come, elements
+    nested deeper than :data:`MAX_XML_DEPTH` and entity declarations (an LWF file has none;
+    they are how a small file expands into a huge one) are TraceErrors naming the line."""
+    stack: list[tuple[_Element, dict[str, int]]] = []     # open elements, their children by tag
     root: list[_Element] = []
     parser = expat.ParserCreate()
 
     def start(tag: str, attrib: dict[str, str]) -> None:
+        line = parser.CurrentLineNumber
+        if len(stack) >= MAX_XML_DEPTH:
+            raise TraceError(f"{path}:{line}: <{tag}>: elements nested more than {MAX_XML_DEPTH} deep "
+                             "(an LWF file needs at most 7)")
         if stack:
-            parent = stack[-1]
-            n = sum(1 for c in parent.children if c.tag == tag) + 1
-            el = _Element(tag, attrib, parser.CurrentLineNumber, f"{parent.path}/{tag}[{n}]")
+            parent, seen = stack[-1]
+            n = seen[tag] = seen.get(tag, 0) + 1
+            el = _Element(tag, attrib, line, f"{parent.path}/{tag}[{n}]")
             parent.children.append(el)
         else:
-            el = _Element(tag, attrib, parser.CurrentLineNumber, tag)
+            el = _Element(tag, attrib, line, tag)
             root.append(el)
-        stack.append(el)
+        stack.append((el, {}))
 
     def end(tag: str) -> None:
         stack.pop()
 
+    def entity(name: str, *_: object) -> None:
+        raise TraceError(f"{path}:{parser.CurrentLineNumber}: entity declaration {name!r}: an LWF file "
+                         "declares no entities")
+
     parser.StartElementHandler = start
     parser.EndElementHandler = end
+    parser.EntityDeclHandler = entity
     try:
-        parser.Parse(data, True)
+        parser.Parse(text, True)
     except expat.ExpatError as err:
         raise TraceError(f"{path}:{err.lineno}: malformed XML: {expat.ErrorString(err.code)}") from None
     return root[0]
@@ -217,7 +295,7 @@ class _Where:
         try:
             return convert(text)
         except ValueError as err:
-            raise self.error(el, f"attribute {key!r} = {text!r} is invalid ({err})") from None
+            raise self.error(el, f"attribute {key!r} = {_shown(text)} is invalid ({err})") from None
 
     def attr(self, el: _Element, key: str, convert: Callable[[str], T]) -> T:
         value = self.optional(el, key, convert)
@@ -239,14 +317,25 @@ class _Where:
 
 
 def _non_negative(text: str) -> float:
+    """A finite number >= 0 (``inf``, ``nan`` and ``1e400`` are refused, not read as infinity)."""
     value = float(text)
-    if not value >= 0:
-        raise ValueError("must be a number >= 0")
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError("must be a finite number >= 0")
     return value
 
 
+def _integer(text: str) -> int:
+    """An integer of at most :data:`MAX_DIGITS` digits."""
+    m = _INTEGER_RE.fullmatch(text)
+    if not m:
+        raise ValueError("must be an integer")
+    if len(m.group(1)) > MAX_DIGITS:
+        raise ValueError(f"must be an integer of at most {MAX_DIGITS} digits")
+    return int(text)
+
+
 def _count(text: str) -> int:
-    value = int(text)
+    value = _integer(text)
     if value < 0:
         raise ValueError("must be an integer >= 0")
     return value
@@ -293,7 +382,7 @@ def _lease_from_xml(w: _Where, request: _Element, position: int) -> LeaseRequest
     lease_el = w.child(request, "lease")
     real_el = request.find("realduration")
     real = w.time(real_el) if real_el is not None else None
-    given_id = w.optional(lease_el, "id", int)
+    given_id = w.optional(lease_el, "id", _integer)
     lease_id = position if given_id is None else given_id
     preemptible = w.optional(lease_el, "preemptible", _boolean)
 
@@ -337,7 +426,11 @@ def _lease_from_xml(w: _Where, request: _Element, position: int) -> LeaseRequest
 def read_lwf_xml(path: str | os.PathLike, strict: bool = False) -> LeaseWorkload:
     """Read a Haizea LWF XML file (see the module docstring for the readings)."""
     path = os.fspath(path)
-    root = _parse_xml(path)
+    return _lwf_xml(path, read_text_file(path), strict)
+
+
+def _lwf_xml(path: str, text: str, strict: bool) -> LeaseWorkload:
+    root = _parse_xml(path, text)
     w = _Where(path)
     if root.tag != "lease-workload":
         raise w.error(root, "the root element must be <lease-workload>")
@@ -376,42 +469,58 @@ OLD_FIELDS = ("submit", "start", "duration", "real_duration", "nodes", "cpu", "m
 """The ten fields of a line of Haizea's old LWF format, in order."""
 
 _OLD_INTS = frozenset({"nodes"})
+#: the fields that may be negative: times (``start = -1``: best-effort; an AR starting before its
+#: submission is a lease skipped and counted); durations, counts and sizes may not (the format
+#: has no -1 convention for them: Haizea's generators write ``real_duration = duration``)
+_OLD_SIGNED = frozenset({"submit", "start"})
 
 
 def _old_number(path: str, lineno: int, parts: list[str], i: int) -> float:
-    text = parts[i]
+    """Field ``i`` of a line as a finite number; a TraceError naming file, line and field if
+    it is not one, is negative where it may not be, or is an integer of too many digits."""
+    name, text = OLD_FIELDS[i], parts[i]
+    where = f"{path}:{lineno}: field {i + 1} ({name})"
     try:
-        return float(int(text)) if OLD_FIELDS[i] in _OLD_INTS else float(text)
-    except ValueError:
-        kind = "an integer" if OLD_FIELDS[i] in _OLD_INTS else "a number"
-        raise TraceError(f"{path}:{lineno}: field {i + 1} ({OLD_FIELDS[i]}) is not {kind}: {text!r}") from None
+        value = float(_integer(text)) if name in _OLD_INTS else float(text)
+    except ValueError as err:
+        if _INTEGER_RE.fullmatch(text):          # an integer, of too many digits
+            raise TraceError(f"{where} {err}: {_shown(text)}") from None
+        kind = "an integer" if name in _OLD_INTS else "a number"
+        raise TraceError(f"{where} is not {kind}: {_shown(text)}") from None
+    if not math.isfinite(value):
+        raise TraceError(f"{where} is not a finite number: {_shown(text)}")
+    if value < 0 and name not in _OLD_SIGNED:
+        raise TraceError(f"{where} must be >= 0: {_shown(text)}")
+    return value
 
 
-def iter_old_lines(path: str) -> Iterable[tuple[int, list[str]]]:
-    """``(line number, 10 fields)`` of every lease line; a wrong field count is a TraceError."""
-    try:
-        fh = open(path, encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    with fh:
-        for lineno, line in enumerate(fh, 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            parts = text.split()
-            if len(parts) != len(OLD_FIELDS):
-                raise TraceError(f"{path}:{lineno}: expected {len(OLD_FIELDS)} fields "
-                                 f"({' '.join(OLD_FIELDS)}), found {len(parts)}")
-            yield lineno, parts
+def iter_old_lines(path: str, text: str | None = None) -> Iterable[tuple[int, list[str]]]:
+    """``(line number, 10 fields)`` of every lease line of ``path`` (of ``text`` when given, the
+    file already read); a wrong field count is a TraceError."""
+    if text is None:
+        text = read_text_file(path)
+    for lineno, line in enumerate(_NEWLINE.split(text), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        parts = stripped.split()
+        if len(parts) != len(OLD_FIELDS):
+            raise TraceError(f"{path}:{lineno}: expected {len(OLD_FIELDS)} fields "
+                             f"({' '.join(OLD_FIELDS)}), found {len(parts)}")
+        yield lineno, parts
 
 
 def read_lwf_old(path: str | os.PathLike, strict: bool = False, first_id: int = 1) -> LeaseWorkload:
     """Read Haizea's old whitespace lease format (``blue-30days/injected/*.lwf``)."""
     path = os.fspath(path)
+    return _lwf_old(path, read_text_file(path), strict, first_id)
+
+
+def _lwf_old(path: str, text: str, strict: bool, first_id: int) -> LeaseWorkload:
     report = LeaseLoadReport(source=path)
     leases: list[LeaseRequest] = []
     lines: list[int] = []
-    for k, (lineno, parts) in enumerate(iter_old_lines(path)):
+    for k, (lineno, parts) in enumerate(iter_old_lines(path, text)):
         report.records += 1
         submit, start, duration, real, nodes, cpu, memory, disk = (
             _old_number(path, lineno, parts, i) for i in range(8))
@@ -437,9 +546,5 @@ def read_lwf_old(path: str | os.PathLike, strict: bool = False, first_id: int = 
 def read_lwf(path: str | os.PathLike, strict: bool = False) -> LeaseWorkload:
     """Either format, told apart by the first non-blank character (``<``: XML)."""
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(4096).lstrip()
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    return read_lwf_xml(path, strict) if head.startswith("<") else read_lwf_old(path, strict)
+    text = read_text_file(path)
+    return _lwf_xml(path, text, strict) if _XML_START.match(text) else _lwf_old(path, text, strict, 1)

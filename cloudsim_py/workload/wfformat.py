@@ -21,14 +21,19 @@ Readings:
 Errors (:class:`~cloudsim_py.errors.TraceError` naming the file, the task and the key): parents and
 children that disagree, a parent/child/file/machine id that is not declared, a duplicate task id,
 a task without execution entry or runtime, an execution entry for an unknown task, a cycle, an
-unsupported ``schemaVersion``. The ``wfcommons`` package (optional, not needed here) generates
+unsupported ``schemaVersion``; a number that is not finite (``1e400``, a 5,000-digit integer,
+``NaN``, ``Infinity``) or negative where it is read. A file that is not UTF-8 text (empty, gzip,
+binary, another encoding) or JSON nested too deeply for Python's parser is a TraceError naming
+the file and the line. The ``wfcommons`` package (optional, not needed here) generates
 larger synthetic instances of the same applications in this format.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from typing import Any, Hashable, Mapping
 
 import attrs
@@ -36,6 +41,7 @@ import networkx as nx
 
 from ..errors import DAGError, TraceError
 from .dag import DagJob
+from .lwf import read_text_file
 
 SCHEMA_VERSIONS = ("1.5", "1.6")
 BYTES_PER_MB = 1_000_000
@@ -64,10 +70,90 @@ class Workflow:
     source: str = "<memory>"
 
 
+class _OutOfRange:
+    """A JSON number no float can hold (``1e400``, a 5,000-digit integer) or a constant JSON does
+    not have (``NaN``, ``Infinity``), kept as its text in place of a value: the key it is under
+    is named when it is read (Python would make ``1e400`` infinity silently and refuse a
+    5,000-digit integer with a ValueError naming nothing)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        if len(self.text) <= 40:
+            return self.text
+        digits = len(self.text.lstrip("-"))
+        return f"a {digits:,}-digit number" if self.text.lstrip("-").isdigit() else \
+            f"a {len(self.text):,}-character number"
+
+    def problem(self) -> str:
+        if self.text in ("NaN", "Infinity", "-Infinity"):
+            return f"= {self!r} is not a finite number"
+        return f"= {self!r} is too large (beyond the largest float, about 1.8e308)"
+
+
+def _parse_int(text: str) -> int | _OutOfRange:
+    # beyond 309 digits no float holds it (and beyond 4,300 Python will not convert it)
+    if len(text) > 300 and math.isinf(float(text)):
+        return _OutOfRange(text)
+    return int(text)
+
+
+def _parse_float(text: str) -> float | _OutOfRange:
+    value = float(text)
+    return value if math.isfinite(value) else _OutOfRange(text)
+
+
+def _shown(value: Any) -> str:
+    """A value for a message: an integer of hundreds of digits is not written out (and Python
+    refuses to write one of more than 4,300)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of about {int(value.bit_length() * math.log10(2)):,} digits"
+    return repr(value)
+
+
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def _too_deep(text: str, limit: int = 100) -> tuple[int, int]:
+    """``(depth, line)`` where JSON ``text`` first nests more than ``limit`` levels deep (brackets
+    inside strings do not count), else its deepest point. Only called on a document Python's
+    parser could not read for its depth, to say where; stops at the first such point."""
+    depth = deepest = offset = 0
+    for m in _JSON_TOKEN.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, offset = depth, m.start()
+                if depth > limit:
+                    break
+        elif c in "]}":
+            depth -= 1
+    return deepest, text.count("\n", 0, offset) + 1
+
+
+def _load_json(path: str) -> Any:
+    """The parsed document; TraceErrors name the file and the line."""
+    text = read_text_file(path)
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_OutOfRange)
+    except json.JSONDecodeError as err:
+        raise TraceError(f"{path}:{err.lineno}: invalid JSON ({err.msg}, column {err.colno})") from None
+    except RecursionError:
+        depth, line = _too_deep(text)
+        raise TraceError(f"{path}:{line}: JSON nested too deeply to read (more than {depth - 1} levels "
+                         "here; a WfFormat document needs 6)") from None
+
+
 def _get(where: str, obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], path: str) -> Any:
     if not isinstance(obj, Mapping) or key not in obj:
         raise TraceError(f"{where}: key {path}.{key} is missing")
     value = obj[key]
+    if isinstance(value, _OutOfRange):
+        raise TraceError(f"{where}: key {path}.{key} {value.problem()}")
     if not isinstance(value, kind) or isinstance(value, bool):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise TraceError(f"{where}: key {path}.{key} must be a {names}, not {type(value).__name__}")
@@ -75,23 +161,27 @@ def _get(where: str, obj: Mapping[str, Any], key: str, kind: type | tuple[type, 
 
 
 def _number(where: str, obj: Mapping[str, Any], key: str, path: str) -> float:
-    value = float(_get(where, obj, key, (int, float), path))
-    if not value >= 0:
-        raise TraceError(f"{where}: key {path}.{key} = {value!r} must be >= 0")
-    return value
+    """A finite number >= 0 (an int too large for a float, from a dict built in Python, too)."""
+    value = _get(where, obj, key, (int, float), path)
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not (math.isfinite(number) and number >= 0):
+        raise TraceError(f"{where}: key {path}.{key} = {_shown(value)} must be a finite number >= 0")
+    return number
+
+
+def _optional_number(where: str, obj: Mapping[str, Any], key: str, path: str) -> float | None:
+    """:func:`_number`, or None when the key is absent or null."""
+    return None if obj.get(key) is None else _number(where, obj, key, path)
 
 
 def read_wfformat(path: str | os.PathLike, job_id: Hashable | None = None, submit_time: float = 0.0,
                   cloud: int | None = None) -> Workflow:
     """Read a WfFormat file; the job's id is ``job_id`` (default: the file name without ``.json``)."""
     path = os.fspath(path)
-    try:
-        with open(path, encoding="utf-8") as fh:
-            doc = json.load(fh)
-    except FileNotFoundError:
-        raise TraceError(f"{path}: no such file") from None
-    except json.JSONDecodeError as err:
-        raise TraceError(f"{path}:{err.lineno}: invalid JSON ({err.msg}, column {err.colno})") from None
+    doc = _load_json(path)
     if job_id is None:
         job_id = os.path.splitext(os.path.basename(path))[0]
     return workflow_from_dict(doc, source=path, job_id=job_id, submit_time=submit_time, cloud=cloud)
@@ -229,15 +319,22 @@ def _edge_data(parent: Mapping[str, Any], child: Mapping[str, Any], sizes: Mappi
 
 
 def _machines(where: str, execution: Mapping[str, Any]) -> tuple[Machine, ...]:
+    """The machines; a field that is given must be a finite number >= 0 (cores a whole one)."""
+    machines = execution.get("machines") or []
+    if not isinstance(machines, list):
+        raise TraceError(f"{where}: key workflow.execution.machines must be a list")
     out = []
-    for i, m in enumerate(execution.get("machines", ()) or ()):
+    for i, m in enumerate(machines):
         key = f"workflow.execution.machines[{i}]"
         name = _get(where, m, "nodeName", str, key)
-        cpu = m.get("cpu", {}) if isinstance(m.get("cpu"), Mapping) else {}
-        cores = cpu.get("coreCount")
-        speed = cpu.get("speedInMHz")
-        memory = m.get("memoryInBytes")
-        out.append(Machine(name=name, cores=int(cores) if isinstance(cores, (int, float)) else None,
-                           speed_mhz=float(speed) if isinstance(speed, (int, float)) else None,
-                           memory_mb=float(memory) / BYTES_PER_MB if isinstance(memory, (int, float)) else None))
+        cpu = m.get("cpu") or {}
+        if not isinstance(cpu, Mapping):
+            raise TraceError(f"{where}: key {key}.cpu must be a mapping")
+        cores = _optional_number(where, cpu, "coreCount", f"{key}.cpu")
+        if cores is not None and not cores.is_integer():
+            raise TraceError(f"{where}: key {key}.cpu.coreCount = {cores!r} must be a whole number")
+        memory = _optional_number(where, m, "memoryInBytes", key)
+        out.append(Machine(name=name, cores=None if cores is None else int(cores),
+                           speed_mhz=_optional_number(where, cpu, "speedInMHz", f"{key}.cpu"),
+                           memory_mb=None if memory is None else memory / BYTES_PER_MB))
     return tuple(out)
