@@ -27,7 +27,7 @@ from ..clouds.overheads import Overheads
 from ..clouds.records import KINDS, LeaseRecords
 from ..clouds.spec import FederationSpec
 from ..engine import Simulation
-from ..errors import CloudSimError, PolicyError, ScenarioError
+from ..errors import CloudSimError, DAGError, PolicyError, ScenarioError
 from ..infrastructure.datacenter import Datacenter
 from ..infrastructure.listener import DatacenterListener
 from ..infrastructure.phases import ARRIVAL
@@ -307,8 +307,12 @@ def build_dag_system(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
         dcs.append(dc)
     schedulers = fed.schedulers
     n = len(clouds)
+    seen: set[Hashable] = set()
 
     def submit(dag: DagJob) -> None:
+        if dag.id in seen:      # every output names a DAG job by its id
+            raise DAGError(f"job id {dag.id!r} is used twice: the DAG jobs' ids must be distinct")
+        seen.add(dag.id)
         owner = dag.cloud if dag.cloud is not None else 0
         if owner >= n:
             fed.log.submitted += 1

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cloudsim_py.errors import PolicyError, TraceError
+from cloudsim_py.errors import DAGError, PolicyError, TraceError
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.matrix import ExecutionModel, ExecutionTimeMatrix
 from cloudsim_py.clouds.vmtypes import VMType
@@ -241,3 +241,12 @@ def test_dag_jobs_out_of_submit_order_are_an_error_naming_the_job():
     with pytest.raises(TraceError, match=r"job early: submit time 10\.0 before the previous job's 50\.0; "
                                          r"DAG jobs must be sorted by submit time"):
         world.run()
+
+
+def test_two_dag_jobs_with_one_id_are_an_error_naming_the_id():
+    tasks = {"A": {"type": "a"}}
+    first = build_dag_job("twin", tasks, [], submit_time=0.0, cloud=0)
+    second = build_dag_job("twin", tasks, [], submit_time=5.0, cloud=1)
+    system = build_federation([first, second], TWO, policy="fdls", model=ExecutionModel(ETM3))
+    with pytest.raises(DAGError, match=r"job id 'twin' is used twice"):
+        system.run()
