@@ -15,7 +15,7 @@ import numpy as np
 
 from .infrastructure.listener import DatacenterListener
 from .validate import number
-from .workload.job import Job
+from .workload.job import Job, JobState
 
 SUMMARY_KEYS = (
     "jobs_submitted", "jobs_finished", "jobs_rejected", "jobs_unfinished",
@@ -282,9 +282,10 @@ class JobLog(DatacenterListener):
         return JobRecords.from_sorted(raw, tau)
 
     def unfinished(self) -> list[Job]:
-        """The jobs in flight, in arrival order."""
+        """The jobs in flight, in arrival order (a job a broker rejected while it was being
+        submitted, before this log heard of the submission, is not one)."""
         self.flush()
-        return sorted(self.inflight, key=attrgetter("order"))
+        return sorted((j for j in self.inflight if j.state is not JobState.REJECTED), key=attrgetter("order"))
 
     def cpu_work(self) -> float:
         """CPU-seconds of the finished work: each job's work times the CPU usage of each of its

@@ -411,9 +411,13 @@ class PreparedLeases:
                 "adjusted": dict(r.adjusted)}
 
     def skipped_rows(self) -> Iterable[Sequence[str]]:
-        for d in getattr(self.workload.report, "dropped", ()):
-            yield partial_row(d.values(), TEXT, d.words(self.system.federation.clouds[0].name), "skipped",
-                              d.reason)
+        """A row for each lease request the loader skipped: its id in its file, what is known of
+        it, and where it was in the reason."""
+        cloud = self.system.federation.clouds[0].name
+        for d in self.workload.report.dropped:
+            values: dict[str, Any] = {k: v for k, v in (("id", d.id), ("submit", d.submit), ("procs", d.nodes),
+                                                         ("estimate", d.duration)) if v is not None}
+            yield partial_row(values, TEXT, {"cloud": cloud}, "skipped", f"{d.reason} ({d.where})")
 
     def info(self) -> dict[str, Any]:
         return _clouds_info(self.system.federation)

@@ -116,22 +116,40 @@ class Site:
         return sum(ns.count for ns in self.node_sets)
 
 
+@attrs.frozen(slots=True)
+class SkippedLease:
+    """A lease request a loader skipped: what is known of it (its id in its file, submit time,
+    nodes, requested duration; ``None`` where the record does not say), where it was
+    (``file:line``) and why."""
+
+    id: int | None
+    submit: float | None
+    nodes: int | None
+    duration: float | None
+    where: str
+    reason: str
+
+
 @attrs.define(slots=True, eq=False)
 class LeaseLoadReport:
-    """What a lease loader read, kept, skipped (by reason) and adjusted (by kind)."""
+    """What a lease loader read, kept, skipped (by reason; ``dropped``: each skipped request) and
+    adjusted (by kind)."""
 
     source: str
     records: int = 0
     kept: int = 0
     skipped: dict[str, int] = attrs.field(factory=dict)
     adjusted: dict[str, int] = attrs.field(factory=dict)
+    dropped: list[SkippedLease] = attrs.field(factory=list)
 
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
-    def skip(self, reason: str, n: int = 1) -> None:
+    def skip(self, reason: str, n: int = 1, leases: Iterable[SkippedLease] = ()) -> None:
+        """Count ``n`` requests skipped for ``reason`` (and keep each of ``leases``)."""
         self.skipped[reason] = self.skipped.get(reason, 0) + n
+        self.dropped.extend(leases)
 
     def adjust(self, kind: str, n: int = 1) -> None:
         if n:
@@ -142,6 +160,7 @@ class LeaseLoadReport:
         self.kept += other.kept
         for reason, n in other.skipped.items():
             self.skip(reason, n)
+        self.dropped.extend(other.dropped)
         for kind, n in other.adjusted.items():
             self.adjust(kind, n)
 
@@ -376,6 +395,13 @@ def _node_sets(w: _Where, nodes_el: _Element) -> list[NodeSet]:
     return sets
 
 
+def _xml_id(request: _Element, position: int) -> int:
+    """A skipped request's id: its lease's ``id`` if it is a plain integer, else its position."""
+    lease_el = request.find("lease")
+    text = lease_el.attrib.get("id", "") if lease_el is not None else ""
+    return int(text) if text.isdigit() and len(text) <= 18 else position
+
+
 def _lease_from_xml(w: _Where, request: _Element, position: int) -> LeaseRequest:
     """One ``<lease-request>``: TraceError if malformed, LeaseError if well formed but invalid."""
     arrival = w.time(request, "arrival")
@@ -450,7 +476,8 @@ def _lwf_xml(path: str, text: str, strict: bool) -> LeaseWorkload:
         except LeaseError as err:
             if strict:
                 raise w.error(request, f"{err} (strict mode)") from err
-            report.skip(err.reason)
+            report.skip(err.reason, 1, [SkippedLease(_xml_id(request, position), None, None, None,
+                                                     f"{path}:{request.line}", err.reason)])
             continue
         if lease.id in seen:
             raise w.error(request, f"lease id {lease.id} already used on line {seen[lease.id]}")
@@ -535,7 +562,8 @@ def _lwf_old(path: str, text: str, strict: bool, first_id: int) -> LeaseWorkload
         except LeaseError as err:
             if strict:
                 raise TraceError(f"{path}:{lineno}: {err} (strict mode)") from err
-            report.skip(err.reason)
+            report.skip(err.reason, 1, [SkippedLease(first_id + k, submit, int(nodes), duration, f"{path}:{lineno}",
+                                                     err.reason)])
             continue
         leases.append(lease)
         lines.append(lineno)

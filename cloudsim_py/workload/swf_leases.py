@@ -39,7 +39,7 @@ import numpy as np
 
 from ..errors import LeaseError, TraceError
 from .lease import LeaseMode, LeaseRequest
-from .lwf import LeaseLoadReport, LeaseWorkload, read_lwf
+from .lwf import LeaseLoadReport, LeaseWorkload, SkippedLease, read_lwf
 from .table import COL, WorkloadTable, read_table
 
 SKIP_NO_REQUEST = "no requested time (SWF field 9 <= 0)"
@@ -71,7 +71,7 @@ def leases_from_swf(source: str | os.PathLike | WorkloadTable, *, cpus_per_node:
             where = f"{table.source}:{int(table.line[i])}" if table.line is not None else table.source
             raise TraceError(f"{where}: job {int(data[i, COL['job']])}: {reason} (strict mode)")
         if n:
-            report.skip(reason, n)
+            report.skip(reason, n, _skipped(table, np.flatnonzero(mask), reason))
     keep = ~(no_request | cancelled | no_nodes)
     rows = np.flatnonzero(keep)
     real = run[rows].copy()
@@ -97,13 +97,26 @@ def leases_from_swf(source: str | os.PathLike | WorkloadTable, *, cpus_per_node:
         except LeaseError as err:
             if strict:
                 raise TraceError(f"{table.source}:{line}: {err} (strict mode)") from err
-            report.skip(err.reason)
+            report.skip(err.reason, 1, [SkippedLease(job, submit, n, duration, f"{table.source}:{line}", err.reason)])
             continue
         leases.append(lease)
         lines.append(int(line))
     report.kept = len(leases)
     return LeaseWorkload(name=os.path.basename(table.source), leases=tuple(leases), lines=tuple(lines),
                          report=report)
+
+
+def _skipped(table: WorkloadTable, rows: np.ndarray, reason: str) -> list[SkippedLease]:
+    """The SWF rows ``rows`` a reader skipped for ``reason``, as skipped leases."""
+    data = table.data
+    out = []
+    for i in rows.tolist():
+        line = int(table.line[i]) if table.line is not None else -1
+        where = f"{table.source}:{line}" if line >= 0 else table.source
+        nodes, req = data[i, COL["req_procs"]], data[i, COL["req_time"]]
+        out.append(SkippedLease(int(data[i, COL["job"]]), float(data[i, COL["submit"]]),
+                                int(nodes) if nodes > 0 else None, float(req) if req > 0 else None, where, reason))
+    return out
 
 
 def combine(best_effort: LeaseWorkload, injected: LeaseWorkload) -> LeaseWorkload:
