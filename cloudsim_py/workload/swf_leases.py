@@ -122,7 +122,10 @@ def _skipped(table: WorkloadTable, rows: np.ndarray, reason: str) -> list[Skippe
 def combine(best_effort: LeaseWorkload, injected: LeaseWorkload) -> LeaseWorkload:
     """Both workloads in one, sorted by submit time (stable, ``best_effort`` first at equal
     times). The injected leases are renumbered after the largest id of ``best_effort``."""
-    base = max((lease.id for lease in best_effort.leases), default=0)
+    # after every id of the first workload, the requests it skipped too: no two rows of a run's
+    # outputs share an id
+    base = max([lease.id for lease in best_effort.leases]
+               + [d.id for d in best_effort.report.dropped if d.id is not None], default=0)
     renumbered = [_with_id(lease, base + k) for k, lease in enumerate(injected.leases, 1)]
     merged = list(zip(best_effort.leases, best_effort.lines)) + list(zip(renumbered, injected.lines))
     merged.sort(key=lambda pair: pair[0].submit_time)

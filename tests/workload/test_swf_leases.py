@@ -71,13 +71,15 @@ def test_blue_30_days_gives_5108_best_effort_leases(lease_file):
 
 
 def test_blue_with_injected_ars_renumbers_them_after_the_last_swf_job(lease_file):
-    # 5,108 best-effort leases (largest kept job number 8718) + the 411 ARs of the file -> ids 8719..9129
+    # 5,108 best-effort leases + the 411 ARs of the file; the largest job number of the trace is
+    # 8735 (a row skipped as cancelled while queued; the largest kept is 8718): ARs get
+    # 8736..9146, so no AR shares an id with a skipped row (both have a row in jobs.csv)
     swf = lease_file("blue-30days/30days.swf")
     injected = lease_file("blue-30days/injected/work_10-dur_2h-size_1small.lwf")
     w = swf_with_injected_ar(swf, injected)
     ars = [lease for lease in w.leases if lease.mode is LeaseMode.AR]
     assert (len(w), len(ars)) == (5519, 411)
-    assert sorted(lease.id for lease in ars) == list(range(8719, 9130))
+    assert sorted(lease.id for lease in ars) == list(range(8736, 9147))
     assert [lease.submit_time for lease in w.leases] == sorted(lease.submit_time for lease in w.leases)
     assert len({lease.id for lease in w.leases}) == 5519
     assert w.report.records == 5545 + 411
@@ -89,8 +91,9 @@ def test_no_injected_file_is_the_trace_alone(lease_file):
 
 
 def test_combine_is_stable_best_effort_first_at_equal_submit_times(swf, tmp_path):
-    # AR submitted at 0 like SWF job 1: job 1 stays first, the AR (id 4 + 1 = 5) second
+    # AR submitted at 0 like SWF job 1: job 1 stays first, the AR second; it is numbered after
+    # the largest job number of the trace, 5 (job 5 is skipped: it keeps its own row): 6
     old = tmp_path / "ar.lwf"
     old.write_text("0 100 50 50 1 1 1024 0 x 600\n")
     w = combine(leases_from_swf(swf), read_lwf(old))
-    assert [lease.id for lease in w.leases] == [1, 5, 2, 4]
+    assert [lease.id for lease in w.leases] == [1, 6, 2, 4]
