@@ -81,6 +81,12 @@ class TaskOrder:
     cpus: float
     image_mb: float
     memory_mb: float
+    #: per cloud: VMs it takes, image transfer S_I / b, execution time (known to every scheduler)
+    vms: list[int] = attrs.field(factory=list)
+    xfer: list[float] = attrs.field(factory=list)
+    exec: list[float] = attrs.field(factory=list)
+    #: per cloud: when its input can be there (set when it becomes ready)
+    nb: list[float] = attrs.field(factory=list)
     state: int = BLOCKED
     cloud: int = -1                 #: where it was sent
     estimate: float = NAN           #: estimated finish there, without the feedback term
@@ -255,8 +261,8 @@ class DagScheduler(CloudScheduler):
         self._gap = [0.0] * len(federation.clouds)
         self._round: _Round | None = None
         self._round_ids = count(1)
-        self._cache: dict[tuple, float] = {}
-        self._cache_version = -1
+        self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
+                          Answer: self._on_answer, Done: self._on_done}
 
     def counters(self) -> Mapping[str, float]:
         out = dict(super().counters())
@@ -274,44 +280,29 @@ class DagScheduler(CloudScheduler):
                               "cloudsim_py.systems.clouds.build_dag_system")
         return self.federation
 
-    def _exec(self, order: TaskOrder, cloud: int) -> float:
-        fed = self._fed()
-        return fed.model.time(order.run.dag, order.task, fed.clouds[cloud].vm_type)
-
-    def _vms(self, order: TaskOrder, cloud: int) -> int:
-        return self._fed().clouds[cloud].vm_type.vms_for(order.cpus)
-
-    def _not_before(self, order: TaskOrder, cloud: int) -> float:
-        """When the task's input can be on ``cloud``: each predecessor's finish plus its data's
+    def _not_before(self, order: TaskOrder) -> list[float]:
+        """When the task's input can be on each cloud: each predecessor's finish plus its data's
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
         run = order.run
         dag = run.dag
-        t = dag.start if dag.start is not None else dag.submit_time
+        t0 = dag.start if dag.start is not None else dag.submit_time
         fed = self._fed()
-        for p in dag.graph.pred[order.task]:
-            src = run.orders[p]
-            data = dag.data_mb(p, order.task)
-            arrive = src.finish + (data / fed.bandwidth(src.cloud, cloud) if data else 0.0)
-            if arrive > t:
-                t = arrive
-        return t
+        preds = [(run.orders[p], dag.data_mb(p, order.task)) for p in dag.graph.pred[order.task]]
+        out = []
+        for cloud in range(len(fed.clouds)):
+            t = t0
+            for src, data in preds:
+                arrive = src.finish + (data / fed.bandwidth(src.cloud, cloud) if data else 0.0)
+                if arrive > t:
+                    t = arrive
+            out.append(t)
+        return out
 
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
-        """This cloud's answer to a task-checking request (cached while the bookings stay the
-        same)."""
-        local = self.local
-        if local.version != self._cache_version:
-            self._cache.clear()
-            self._cache_version = local.version
+        """This cloud's answer to a task-checking request: when the task's VMs are free for its
+        image transfer and execution here, from ``not_before`` (:meth:`LocalCloud.quote`)."""
         i = self.index
-        n = self._vms(order, i)
-        cloud = self._fed().clouds[i]
-        dur = cloud.transfer_s(order.image_mb) + self._exec(order, i)
-        key = (n, dur, not_before, order.ar)
-        got = self._cache.get(key)
-        if got is None:
-            got = self._cache[key] = local.quote(n, dur, not_before, order.ar)
-        return got
+        return self.local.quote(order.vms[i], order.xfer[i] + order.exec[i], not_before, order.ar)
 
     # ------------------------------------------------------------------ jobs arriving
     def submit_dag(self, dag: DagJob) -> None:
@@ -328,14 +319,19 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
+        model = fed.model
+        types = [c.vm_type for c in clouds]
         for task in dag.order:
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
-            if not any(c.vm_type.vms_for(cpus) <= c.vms for c in clouds):
+            vms = [v.vms_for(cpus) for v in types]
+            if not any(n <= c.vms for n, c in zip(vms, clouds)):
                 fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has")
                 return
-            orders[task] = TaskOrder(run, task, next(fed.ids), cpus, float(data.get("image_mb", 0.0)),
-                                     float(data.get("memory_mb", 0.0)))
+            image = float(data.get("image_mb", 0.0))
+            orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
+                                     vms, [c.transfer_s(image) for c in clouds],
+                                     [model.time(dag, task, v) for v in types])
         self._prepare(run)
         self._runs[run] = None
         for task in dag.entry_tasks():
@@ -347,6 +343,8 @@ class DagScheduler(CloudScheduler):
 
     def _make_ready(self, order: TaskOrder) -> None:
         order.state = READY
+        if not order.nb:
+            order.nb = self._not_before(order)
         self._ready[order] = None
 
     # ------------------------------------------------------------------ the owner's rounds
@@ -372,7 +370,7 @@ class DagScheduler(CloudScheduler):
             if not orders:
                 return
             self.rounds += 1
-            nbs = [[self._not_before(o, c) for o in orders] for c in range(clouds)]
+            nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
             rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
             self._round = rnd
             for c, peer in enumerate(fed.schedulers):
@@ -387,20 +385,17 @@ class DagScheduler(CloudScheduler):
         assert rnd is not None
         fed = self._fed()
         rnd.quotes[self.index] = tuple(self.quote_order(o, nb) for o, nb in zip(rnd.orders, rnd.not_before[self.index]))
-        clouds = fed.clouds
+        clouds = range(len(fed.clouds))
         alpha = self.alpha
         gap = self._gap
+        quotes = [rnd.quotes[c] for c in clouds]
         raw: list[list[float]] = []
         efts: list[list[float]] = []
         for k, order in enumerate(rnd.orders):
-            r_row, e_row = [], []
-            for c, cloud in enumerate(clouds):
-                start = rnd.quotes[c][k]
-                r = start + cloud.transfer_s(order.image_mb) + self._exec(order, c)
-                r_row.append(r)
-                e_row.append(r + alpha * gap[c] if alpha else r)
+            xfer, ex = order.xfer, order.exec
+            r_row = [quotes[c][k] + xfer[c] + ex[c] for c in clouds]
             raw.append(r_row)
-            efts.append(e_row)
+            efts.append([r + alpha * gap[c] for c, r in enumerate(r_row)] if alpha else r_row)
         k, c = self._pick(rnd.orders, efts)
         self._round = None
         order = rnd.orders[k]
@@ -433,13 +428,13 @@ class DagScheduler(CloudScheduler):
         accepted task is submitted to the datacenter once, with its plan."""
         now = self.dc.now
         i = self.index
-        n = self._vms(order, i)
+        n = order.vms[i]
         local = self.local
         if n > local.n_vms:
             self.transfers_rejected += 1
             return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
-        desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=self._exec(order, i), job_id=run.dag.id,
+        desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
                        task=order.task, mode=LeaseMode.AR if order.ar else LeaseMode.BEST_EFFORT,
                        image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
                        owner=run.owner, cloud=local.cloud.name if local.cloud is not None else "", ref=order)
@@ -459,31 +454,42 @@ class DagScheduler(CloudScheduler):
         return True, ""
 
     def on_message(self, message: Any) -> None:
-        payload = message.payload
-        fed = self._fed()
-        if isinstance(payload, Check):
-            starts = tuple(self.quote_order(o, nb) for o, nb in payload.items)
-            fed.messages += 1
-            self.send(message.sender, Quotes(payload.round, starts))
-        elif isinstance(payload, Quotes):
-            rnd = self._round
-            assert rnd is not None and rnd.id == payload.round, "answers to a round that is over"
-            rnd.quotes[message.sender.index] = payload.starts
-            rnd.waiting -= 1
-            if rnd.waiting == 0:
-                self._decide(self.dc.now)
-                self._dispatch(self.dc.now)
-        elif isinstance(payload, Transfer):
-            ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
-            fed.messages += 1
-            self.send(message.sender, Answer(payload.order, ok, reason))
-        elif isinstance(payload, Answer):
-            if not payload.accepted:
-                self._rejected(payload.order, payload.reason)
-        elif isinstance(payload, Done):
-            self._task_done(payload.order, payload.finish, payload.cloud)
-        else:
+        handler = self._handlers.get(type(message.payload))
+        if handler is None:
             super().on_message(message)
+        else:
+            handler(message)
+
+    def _on_check(self, message: Any) -> None:
+        payload = message.payload
+        starts = tuple([self.quote_order(o, nb) for o, nb in payload.items])
+        self._fed().messages += 1
+        self.send(message.sender, Quotes(payload.round, starts))
+
+    def _on_quotes(self, message: Any) -> None:
+        payload = message.payload
+        rnd = self._round
+        assert rnd is not None and rnd.id == payload.round, "answers to a round that is over"
+        rnd.quotes[message.sender.index] = payload.starts
+        rnd.waiting -= 1
+        if rnd.waiting == 0:
+            self._decide(self.dc.now)
+            self._dispatch(self.dc.now)
+
+    def _on_transfer(self, message: Any) -> None:
+        payload = message.payload
+        ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
+        self._fed().messages += 1
+        self.send(message.sender, Answer(payload.order, ok, reason))
+
+    def _on_answer(self, message: Any) -> None:
+        payload = message.payload
+        if not payload.accepted:
+            self._rejected(payload.order, payload.reason)
+
+    def _on_done(self, message: Any) -> None:
+        payload = message.payload
+        self._task_done(payload.order, payload.finish, payload.cloud)
 
     # ------------------------------------------------------------------ completions
     def on_finish(self, job: Job) -> None:

@@ -57,7 +57,7 @@ from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
 from .overheads import Overheads
-from .slottable import BIG, SlotTable, earliest_from_horizons
+from .slottable import BIG, SlotTable
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Event
@@ -191,11 +191,16 @@ class LocalCloud:
         self._seq = count()
         self._wake = INF
         self._wake_event: Any = None
-        #: the pass has something to look at (a booking changed, a lease joined the queue or
-        #: became ready); a pass that starts nothing clears it
-        self._stale = True
-        self._horizon_key: tuple = ()
-        self._horizons: list[float] | None = None
+        #: what the last pass left for later leases (slot-table version, the free VMs with how
+        #: long each stays free, the first blocked lease and whether its reservation was held)
+        self._memo: tuple[int, dict[int, float], Plan | None, bool] | None = None
+        #: leases queued since the last pass (at the queue's end), for an incremental pass
+        self._fresh: list[Plan] = []
+        #: the next pass must look at every waiting lease (one became ready, or re-entered the
+        #: queue in the middle)
+        self._full = True
+        #: the slot tables' profiles for quotes: (version, time) -> (sorted horizons, longest gap)
+        self._profiles: dict[bool, tuple[int, float, list[float], float]] = {}
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -221,7 +226,6 @@ class LocalCloud:
         if hard:
             self.hard.reserve(rid, vms, start, end)
         self._owner[rid] = p
-        self._stale = True
         return rid
 
     def _unbook(self, rid: int) -> None:
@@ -229,13 +233,11 @@ class LocalCloud:
         if rid in self.hard:
             self.hard.release(rid)
         del self._owner[rid]
-        self._stale = True
 
     def _shorten(self, rid: int, end: float) -> None:
         self.table.shorten(rid, end)
         if rid in self.hard:
             self.hard.shorten(rid, end)
-        self._stale = True
 
     def _wake_at(self, t: float) -> None:
         """A pass at ``t`` (one pending wake-up, the earliest asked for)."""
@@ -248,7 +250,7 @@ class LocalCloud:
     def _woken(self, _: Any) -> None:
         self._wake = INF
         self._wake_event = None
-        self._stale = True
+        self._full = True
 
     # ------------------------------------------------------------------ admission
     def knows(self, job: Job) -> bool:
@@ -292,7 +294,7 @@ class LocalCloud:
             self._admit_immediate(p)
         else:
             self._waiting.add(p)
-            self._stale = True
+            self._fresh.append(p)
 
     def _reject(self, p: Plan, reason: str) -> None:
         del self._plans[p.job]
@@ -449,6 +451,7 @@ class LocalCloud:
             q.phase = WAITING
             q.ready_at = now
             self._waiting.add(q)
+            self._full = True
             return
         self._plan_cut(q, a - q.save, now)
 
@@ -558,7 +561,7 @@ class LocalCloud:
         p.phase = WAITING
         p.ready_at = self.dc.now
         self._waiting.add(p)
-        self._stale = True
+        self._full = True
 
     # ------------------------------------------------------------------ datacenter events
     def finished(self, job: Job) -> Plan | None:
@@ -597,20 +600,45 @@ class LocalCloud:
         Cost: O(W) numpy for the free VMs (``W`` the slot table's windows), then O(log V) per
         waiting lease checked (a bisection in the sorted free-until times), O(V) per lease
         started, and one :meth:`SlotTable.earliest_start` (O(W log W)) for the head's
-        reservation when a later lease could start. A pass that nothing could have changed since
-        the last one that started nothing (no booking, no lease queued or ready) does nothing."""
+        reservation when a later lease could start. When no booking changed since the last pass
+        and no lease became ready, the leases checked then would fare no better now (the free
+        VMs are the same and time only shortens their gaps): the pass checks only the leases
+        queued since, against what the last pass left (O(new leases log V))."""
         waiting = self._waiting
-        if not waiting or not self._stale or not self.dc.idle(0):
+        fresh = self._fresh
+        self._fresh = []
+        if not waiting:
             return
-        self._stale = False
-        free = self._free_now(now)
-        if not free:
-            return
-        ends = sorted(free.values())          # how long the free VMs stay free, ascending
-        head: Plan | None = None
-        held = False
+        memo = self._memo
+        version = self.table.version
+        if memo is not None and not self._full and memo[0] == version:
+            if not fresh or not memo[1]:
+                return
+            free = {v: u for v, u in memo[1].items() if u > now}
+            head, held = memo[2], memo[3]
+            plans: Iterable[Plan] = fresh
+        else:
+            self._full = False
+            free = self._free_now(now) if self.dc.idle(0) else {}
+            head, held = None, False
+            plans = waiting
         started: list[Plan] = []
-        for p in waiting:
+        if free:
+            head, held = self._walk(plans, now, free, head, held, started)
+        elif head is None:
+            head = next(iter(waiting))
+        for p in started:
+            waiting.remove(p)
+        self._memo = (self.table.version, free, head, held)
+
+    def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
+              started: list[Plan]) -> tuple[Plan | None, bool]:
+        """Start what fits of ``plans`` on ``free`` (see :meth:`schedule`); returns the first
+        blocked lease and whether its reservation is held in ``free``."""
+        if head is not None and not self.options.backfill:
+            return head, held                 # strict FCFS: nothing passes a blocked lease
+        ends = sorted(free.values())          # how long the free VMs stay free, ascending
+        for p in plans:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
                 continue
@@ -636,13 +664,10 @@ class LocalCloud:
                     ends = sorted(free.values())
                     continue
             if head is None:
+                head = p
                 if not self.options.backfill:
                     break
-                head = p
-        for p in started:
-            waiting.remove(p)
-        if started:
-            self._stale = True
+        return head, held
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
@@ -707,20 +732,27 @@ class LocalCloud:
         """Li et al. IV: the answer to a task-checking request, the earliest time ``>= not_before``
         at which ``n`` VMs are free for ``duration`` by the slot table (an AR may take what
         best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small.
-        O(1) after an O(W) look at the table when no VM has a gap before its last booking (the
-        usual case), else one :meth:`SlotTable.earliest_start`."""
+
+        O(1) after one O(W + V log V) look at each state of the table
+        (:meth:`SlotTable.profile`, taken at the first quote after a booking changed, at time
+        ``t0``): a duration longer than every gap before a booking at ``t0`` (gaps only shrink
+        as time goes on) fits only after the horizons, so the answer is ``max(not_before, now,
+        horizons[n - 1])``; otherwise one :meth:`SlotTable.earliest_start`."""
         if n > self.n_vms:
             return INF
         now = self.dc.now
-        table = self.hard if ar and self.options.preemption == "suspend" else self.table
-        key = (table.version, now, table is self.hard)
-        if key != self._horizon_key:
-            self._horizon_key = key
-            self._horizons = table.horizons(now)
+        hard = ar and self.options.preemption == "suspend"
+        table = self.hard if hard else self.table
+        prof = self._profiles.get(hard)
+        if prof is None or prof[0] != table.version:
+            horizons, longest = table.profile(now)
+            prof = self._profiles[hard] = (table.version, now, horizons, longest)
         nb = not_before if not_before > now else now
-        if self._horizons is not None:
-            return earliest_from_horizons(self._horizons, n, nb)[0]
-        return table.earliest_start(n, _positive(duration), nb)[0]
+        d = duration if duration > 0 else TINY
+        if d > prof[3]:
+            h = prof[2][n - 1]
+            return h if h > nb else nb
+        return table.earliest_start(n, d, nb)[0]
 
     @property
     def waiting(self) -> int:

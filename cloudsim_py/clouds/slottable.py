@@ -27,17 +27,21 @@ windows ``[BIG, BIG)``. A question is then a few whole-array operations over the
 windows (``V`` VMs, ``K`` the most bookings on one VM, a handful): a VM is free over
 ``[t, t + d)`` exactly when one of its windows has ``lo <= t`` and ``t + d <= hi``.
 
+Each VM also keeps a summary (its first two bookings, its last end, its longest gap between
+bookings) in plain lists, updated at every change; the window arrays are rewritten only for the
+VMs changed since the last question that needs them.
+
 Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windows, ``k`` VMs
-of a reservation): ``earliest_start`` O(W log W) in numpy (sorting the windows that can hold
-the duration), ``free_until``, ``free_vms``, ``horizons`` O(W) in numpy, ``reserve``,
-``release``, ``shorten`` O(k K) (each touched VM's row rewritten), ``overlapping`` O(V log K +
-output).
+of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest_start``
+O(c K + W log W) in numpy (sorting the windows that can hold the duration), ``free_vms``,
+``horizons`` O(c K + W), ``free_at`` O(V) (from the summaries), ``profile`` O(V log V),
+``reserve``, ``release``, ``shorten`` O(k K), ``overlapping`` O(V log K + output).
 """
 
 from __future__ import annotations
 
 import math
-from bisect import bisect_left, insort
+from bisect import bisect_left
 from typing import Hashable, Iterable, Iterator
 
 import attrs
@@ -71,7 +75,8 @@ class SlotTable:
     ['be-1']
     """
 
-    __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width")
+    __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
+                 "_fs", "_fe", "_ss", "_le", "_ig")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -86,6 +91,16 @@ class SlotTable:
         self._next = 0
         self._width = 4                                 #: bookings a row of the window arrays holds
         self._lo, self._hi = self._empty(n_vms, self._width)
+        #: VMs whose rows of the window arrays are out of date (rewritten when a query needs them)
+        self._dirty: set[int] = set()
+        # per VM, kept at every change (plain lists: cheap to write, made arrays when read):
+        # first booking's start and end, second booking's start, last booking's end, longest gap
+        # between two bookings
+        self._fs = [BIG] * n_vms
+        self._fe = [BIG] * n_vms
+        self._ss = [BIG] * n_vms
+        self._le = [-BIG] * n_vms
+        self._ig = [0.0] * n_vms
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -94,10 +109,8 @@ class SlotTable:
         lo[:, 0] = -BIG
         return lo, hi
 
-    def _write_row(self, v: int) -> None:
-        """Mirror VM ``v``'s bookings in the window arrays (grown when a row is full)."""
-        busy = self._busy[v]
-        k = len(busy)
+    def _grow(self, k: int) -> None:
+        """Room for ``k`` bookings in every row of the window arrays."""
         if k > self._width:
             width = max(2 * self._width, k)
             lo, hi = self._empty(self.n_vms, width)
@@ -106,6 +119,38 @@ class SlotTable:
             hi[:, :w] = self._hi
             lo[:, w:] = BIG
             self._lo, self._hi, self._width = lo, hi, width
+
+    def _touch(self, vms: Iterable[int]) -> None:
+        """VMs whose bookings changed: their summaries now, their window rows when next needed."""
+        busy = self._busy
+        fs, fe, ss, le, ig = self._fs, self._fe, self._ss, self._le, self._ig
+        for v in vms:
+            row = busy[v]
+            k = len(row)
+            if k:
+                fs[v], fe[v] = row[0][0], row[0][1]
+                ss[v] = row[1][0] if k > 1 else BIG
+                le[v] = row[-1][1]
+                ig[v] = max([row[i + 1][0] - row[i][1] for i in range(k - 1)]) if k > 1 else 0.0
+            else:
+                fs[v] = fe[v] = ss[v] = BIG
+                le[v] = -BIG
+                ig[v] = 0.0
+        self._dirty.update(vms)
+
+    def _sync(self) -> None:
+        """Bring the window arrays up to date (the rows of the VMs changed since)."""
+        dirty = self._dirty
+        if dirty:
+            for v in dirty:
+                self._write_row(v)
+            dirty.clear()
+
+    def _write_row(self, v: int) -> None:
+        """Mirror VM ``v``'s bookings in the window arrays (grown when a row is full)."""
+        busy = self._busy[v]
+        k = len(busy)
+        self._grow(k)
         lo = self._lo[v]
         hi = self._hi[v]
         lo[1:] = BIG
@@ -139,13 +184,17 @@ class SlotTable:
         if vms is None:
             return list(range(self.n_vms))
         out = sorted(set(vms))
+        n = self.n_vms
+        if out and set(map(type, out)) == {int} and 0 <= out[0] and out[-1] < n:
+            return out                      # the usual case: plain ids in range
         for v in out:
-            if not (isinstance(v, (int, np.integer)) and 0 <= v < self.n_vms):
-                raise CapacityError(f"slot table: VM {v!r} is not one of 0..{self.n_vms - 1}")
+            if not (isinstance(v, (int, np.integer)) and not isinstance(v, bool) and 0 <= v < n):
+                raise CapacityError(f"slot table: VM {v!r} is not one of 0..{n - 1}")
         return [int(v) for v in out]
 
     def _windows(self, vms: Iterable[int] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """The window arrays of the candidate VMs (and their ids, ``None`` for all)."""
+        self._sync()
         if vms is None:
             return self._lo, self._hi, None
         ids = np.array(self._candidates(vms), dtype=np.intp)
@@ -176,12 +225,14 @@ class SlotTable:
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
         start = np.maximum(lo, not_before)
         fits = (hi - start) >= duration
-        starts = np.sort(start[fits])
-        ends = np.sort(hi[fits])
-        count = np.searchsorted(starts, starts, "right") - np.searchsorted(ends, starts + duration, "left")
+        rows = np.nonzero(fits)[0]              # each window that can hold it, by VM (row order)
+        start_f = start[fits]
+        hi_f = hi[fits]
+        starts = np.sort(start_f)
+        count = (np.searchsorted(starts, starts, "right")
+                 - np.searchsorted(np.sort(hi_f), starts + duration, "left"))
         t = float(starts[int(np.argmax(count >= n))])
-        free = ((start <= t) & (hi >= t + duration) & fits).any(axis=1)
-        chosen = np.flatnonzero(free)[:n]
+        chosen = rows[(start_f <= t) & (hi_f >= t + duration)][:n]
         if ids is not None:
             chosen = ids[chosen]
         return t, tuple(chosen.tolist())
@@ -202,12 +253,22 @@ class SlotTable:
 
     def free_at(self, t: float, vms: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`free_until` as two arrays, VM ids (ascending) and until when each is free
-        (:data:`BIG` for never booked again): the fast form for a scheduling pass. O(W)."""
-        lo, hi, ids = self._windows(vms)
+        (:data:`BIG` for never booked again): the fast form for a scheduling pass. O(V) from
+        each VM's first two bookings; O(W) when a VM's first booking ended at or before ``t``
+        and its second began by then (bookings not yet released)."""
+        if vms is None:
+            fs, fe, ss = np.array(self._fs), np.array(self._fe), np.array(self._ss)
+            if not ((fe <= t) & (ss <= t)).any():
+                first = fs > t                       # free until its first booking
+                after = ~first & (fe <= t)           # its first booking is over: free until the second
+                free = first | after
+                ids = np.flatnonzero(free)
+                return ids, np.where(first, fs, ss)[ids]
+        lo, hi, cand = self._windows(vms)
         inside = (lo <= t) & (t < hi)
         rows, cols = np.nonzero(inside)
         until = hi[rows, cols]
-        return (ids[rows] if ids is not None else rows), until
+        return (cand[rows] if cand is not None else rows), until
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,
@@ -216,12 +277,25 @@ class SlotTable:
         ``max(horizon, nb)``, with the lowest VM ids among those free by then (see
         :func:`earliest_from_horizons`): a scheduler answering many checks against one state
         computes this once. O(W)."""
+        self._sync()
         lo, hi = self._lo, self._hi
         finite = hi < BIG
         if ((np.maximum(lo, t) < hi) & finite).any():
             return None
         ends = np.where(lo < BIG, lo, -BIG).max(axis=1)      # end of each VM's last booking
         return np.maximum(ends, t).tolist()
+
+    def profile(self, t: float) -> tuple[list[float], float]:
+        """What a quote needs at time ``t``: every VM's horizon (the end of its last booking, or
+        ``t``) in ascending order, and an upper bound of the longest free window after ``t`` that
+        ends before a booking (0 if none): a gap between two bookings, or from ``t`` to a first
+        booking that starts later. A duration longer than that fits only after the horizons, so
+        ``earliest_start(n, d, nb)`` is then ``max(nb, horizons[n - 1])`` for every ``nb >= t``
+        (:meth:`LocalCloud.quote`). O(V log V) from each VM's summary."""
+        horizons = [e if e > t else t for e in self._le]
+        horizons.sort()
+        ahead = [f - t for f in self._fs if t < f < BIG]
+        return horizons, max(max(self._ig), max(ahead, default=0.0))
 
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
         """Reservations on the candidate VMs that meet ``[start, end)``, ordered by start time
@@ -256,18 +330,24 @@ class SlotTable:
         vm_list = self._candidates(vm_list)
         if not (math.isfinite(start) and math.isfinite(end) and start < end):
             raise CapacityError(f"slot table: reservation {rid!r} needs start < end, got [{start!r}, {end!r})")
-        for v in vm_list:
-            if not self._is_free(v, start, end):
+        start, end = float(start), float(end)
+        seq = self._next
+        entry = (start, end, seq)
+        busy = self._busy
+        at = []
+        for v in vm_list:                       # where it goes on each VM, and whether it fits
+            row = busy[v]
+            i = bisect_left(row, entry)
+            if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
                 other = self.overlapping(start, end, [v])[0]
                 raise CapacityError(f"slot table: reservation {rid!r} [{start:g}, {end:g}) on VM {v} overlaps "
                                     f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
-        seq = self._next
+            at.append(i)
         self._next += 1
-        res = Reservation(rid, tuple(vm_list), float(start), float(end))
-        entry = (res.start, res.end, seq)
-        for v in res.vms:
-            insort(self._busy[v], entry)
-            self._write_row(v)
+        res = Reservation(rid, tuple(vm_list), start, end)
+        for v, i in zip(vm_list, at):
+            busy[v].insert(i, entry)
+        self._touch(res.vms)
         self._seq_of[rid] = seq
         self._by_seq[seq] = res
         self.version += 1
@@ -279,9 +359,11 @@ class SlotTable:
         res = self._by_seq.pop(seq)
         del self._seq_of[rid]
         entry = (res.start, res.end, seq)
+        busy = self._busy
         for v in res.vms:
-            self._busy[v].remove(entry)
-            self._write_row(v)
+            row = busy[v]
+            del row[bisect_left(row, entry)]
+        self._touch(res.vms)
         self.version += 1
         return res
 
@@ -298,8 +380,8 @@ class SlotTable:
         new = (short.start, short.end, seq)
         for v in res.vms:
             busy = self._busy[v]
-            busy[busy.index(old)] = new          # same start: the order holds
-            self._write_row(v)
+            busy[bisect_left(busy, old)] = new   # same start: the order holds
+        self._touch(res.vms)
         self._by_seq[seq] = short
         self.version += 1
         return short
@@ -314,7 +396,9 @@ class SlotTable:
 
     def _check(self) -> None:
         """Invariants (for tests): per VM, intervals sorted and disjoint, mirrored in the window
-        arrays; every booking belongs to exactly one reservation that lists the VM."""
+        arrays and the summaries; every booking belongs to exactly one reservation that lists
+        the VM."""
+        self._sync()
         by_seq = self._by_seq
         assert {self._seq_of[r.id] for r in by_seq.values()} == set(by_seq) and len(self._seq_of) == len(by_seq)
         count = 0
@@ -330,6 +414,8 @@ class SlotTable:
             assert self._lo[v, 0] == -BIG and list(self._lo[v, 1:k + 1]) == [b[1] for b in busy]
             assert list(self._hi[v, :k]) == [b[0] for b in busy] and (self._hi[v, k:] == BIG).all()
             assert (self._lo[v, k + 1:] == BIG).all()
+            assert (self._fs[v], self._fe[v]) == ((busy[0][0], busy[0][1]) if k else (BIG, BIG))
+            assert self._ss[v] == (busy[1][0] if k > 1 else BIG) and self._le[v] == (busy[-1][1] if k else -BIG)
         assert count == sum(len(r.vms) for r in by_seq.values())
 
 
