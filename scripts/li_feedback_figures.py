@@ -34,7 +34,8 @@ def load(path: str) -> dict[tuple[str, float], dict[int, float]]:
     for r in read_results(os.path.join(REPO, path)):
         if r["status"] != "ok":
             raise SystemExit(f"{path}: run {r['run_id']} failed: {r['error']}")
-        out.setdefault((r["policy"], round(float(r[ALPHA]), 10)), {})[int(r["seed"])] = float(r["avg_job_time"])
+        policy = str(r["policy"]).split("(", 1)[0]          # rows are named by label: fdls(alpha=...)
+        out.setdefault((policy, round(float(r[ALPHA]), 10)), {})[int(r["seed"])] = float(r["avg_job_time"])
     return out
 
 

@@ -119,13 +119,32 @@ class DagRun:
         return f"DagRun(job {self.dag.id}, {self.left} tasks left)"
 
 
+class DagOutcome(NamedTuple):
+    """A finished DAG job: its owner cloud, when it was submitted and requested to start (an AR
+    job's required start, III-B; a best-effort job's submission), when its last task ended."""
+
+    id: Hashable
+    owner: int
+    submit: float
+    finish: float
+    tasks: int
+    ar: bool
+    start: float
+
+    @property
+    def time(self) -> float:
+        """Li et al.'s execution time: from when it could start (an AR job booked ahead is not
+        charged its notice) to its last task's end."""
+        return self.finish - self.start
+
+
 @attrs.define(slots=True, eq=False)
 class DagLog:
-    """Outcome of every DAG job of a cloud system: ``(job id, owner, submit, finish, tasks, ar)``
-    of the finished ones, ``(job id, reason)`` of the refused ones, and the refused jobs
-    themselves (their tasks get rows in ``jobs.csv``)."""
+    """Outcome of every DAG job of a cloud system: a :class:`DagOutcome` of each finished one,
+    ``(job id, reason)`` of the refused ones, and the refused jobs themselves (their tasks get
+    rows in ``jobs.csv``)."""
 
-    finished: list[tuple[Hashable, int, float, float, int, bool]] = attrs.field(factory=list)
+    finished: list[DagOutcome] = attrs.field(factory=list)
     rejected: list[tuple[Hashable, str]] = attrs.field(factory=list)
     refused: list[tuple[DagJob, str]] = attrs.field(factory=list)
     submitted: int = 0
@@ -135,14 +154,14 @@ class DagLog:
         self.refused.append((dag, reason))
 
     def job_times(self) -> list[float]:
-        """Each finished job's execution time: its last task's finish minus its submission."""
-        return [f - s for _, _, s, f, _, _ in self.finished]
+        """Each finished job's execution time (:attr:`DagOutcome.time`)."""
+        return [o.time for o in self.finished]
 
     def summary(self) -> dict[str, float]:
         times = self.job_times()
         n = len(times)
-        ar = [f - s for _, _, s, f, _, a in self.finished if a]
-        be = [f - s for _, _, s, f, _, a in self.finished if not a]
+        ar = [o.time for o in self.finished if o.ar]
+        be = [o.time for o in self.finished if not o.ar]
         return {
             "dag_jobs_submitted": self.submitted,
             "dag_jobs_finished": n,
@@ -151,8 +170,8 @@ class DagLog:
             "max_job_time": max(times) if n else NAN,
             "avg_job_time_ar": math.fsum(ar) / len(ar) if ar else NAN,
             "avg_job_time_be": math.fsum(be) / len(be) if be else NAN,
-            "dag_makespan": (max(f for _, _, _, f, _, _ in self.finished)
-                             - min(s for _, _, s, _, _, _ in self.finished)) if n else NAN,
+            "dag_makespan": (max(o.finish for o in self.finished)
+                             - min(o.submit for o in self.finished)) if n else NAN,
         }
 
 
@@ -239,8 +258,10 @@ class DagScheduler(CloudScheduler):
     rejected. The local discipline's options are those of the lease scheduler."""
 
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, preemption: str = "suspend",
-                 backfill: bool = True, migrate: bool = True, fill_gaps: bool = True) -> None:
-        super().__init__(preemption=preemption, backfill=backfill, migrate=migrate, fill_gaps=fill_gaps)
+                 backfill: bool = True, migrate: bool = True, fill_gaps: bool = True,
+                 ar_vms: str = "free-first") -> None:
+        super().__init__(preemption=preemption, backfill=backfill, migrate=migrate, fill_gaps=fill_gaps,
+                         ar_vms=ar_vms)
         for key, value in (("alpha", alpha), ("ar_slack", ar_slack)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < INF:
                 raise ValueError(f"{key} must be a number >= 0, got {value!r}")
@@ -521,8 +542,10 @@ class DagScheduler(CloudScheduler):
             run.finish = max(o.finish for o in run.orders.values())
             del self._runs[run]
             dag = run.dag
-            self._fed().log.finished.append((dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
-                                            dag.mode is LeaseMode.AR))
+            ar = dag.mode is LeaseMode.AR
+            start = dag.start if ar and dag.start is not None else dag.submit_time
+            self._fed().log.finished.append(DagOutcome(dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
+                                                       ar, start))
         self.dc.request_pass()
 
     @property
@@ -539,9 +562,9 @@ class FdlsScheduler(DagScheduler):
 
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, strict: bool = True,
                  preemption: str = "suspend", backfill: bool = True, migrate: bool = True,
-                 fill_gaps: bool = True) -> None:
+                 fill_gaps: bool = True, ar_vms: str = "free-first") -> None:
         super().__init__(alpha=alpha, ar_slack=ar_slack, preemption=preemption, backfill=backfill,
-                         migrate=migrate, fill_gaps=fill_gaps)
+                         migrate=migrate, fill_gaps=fill_gaps, ar_vms=ar_vms)
         if not isinstance(strict, bool):
             raise ValueError(f"strict must be true or false, got {strict!r}")
         self.strict = strict

@@ -30,9 +30,9 @@ class CloudScheduler(Broker, abc.ABC):
     local: LocalCloud
 
     def __init__(self, preemption: str = "suspend", backfill: bool = True, migrate: bool = True,
-                 fill_gaps: bool = True) -> None:
+                 fill_gaps: bool = True, ar_vms: str = "free-first") -> None:
         self.options = LocalOptions(preemption=preemption, backfill=backfill, migrate=migrate,
-                                    fill_gaps=fill_gaps)
+                                    fill_gaps=fill_gaps, ar_vms=ar_vms)
 
     def bind(self, dc: Any) -> None:
         super().bind(dc)
@@ -66,4 +66,5 @@ class LeaseScheduler(CloudScheduler):
     ``start-late`` (no preemption: such an AR starts when its VMs are free); ``backfill``: later
     best-effort leases may start around the first blocked one (else strict FCFS); ``migrate``: a
     suspended lease may resume on other VMs; ``fill_gaps``: a preemptible lease may start in a
-    gap before a reservation and be suspended for it (suspend mode only)."""
+    gap before a reservation and be suspended for it (suspend mode only); ``ar_vms``: which VMs
+    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`)."""

@@ -76,6 +76,7 @@ WAITING, PREP, RUNNING, SAVING, DONE = range(5)
 #: how a waiting lease can start: from scratch, resumed on its VMs, resumed on others
 FRESH, IN_PLACE, MIGRATE = range(3)
 PREEMPTION = ("suspend", "reject", "start-late")
+AR_VMS = ("free-first", "arbitrary")
 #: the slot table books positive intervals: a task of zero length is booked for this long
 TINY = 1e-9
 
@@ -130,12 +131,16 @@ class LocalOptions:
     requested start as its VMs are free), ``backfill`` (later best-effort leases may start
     around the first blocked one; else strict FCFS), ``migrate`` (a suspended lease may resume
     on other VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation
-    and be suspended for it; suspend mode only)."""
+    and be suspended for it; suspend mode only), ``ar_vms`` (which VMs an AR gets:
+    ``free-first``, the lowest free ids, then those of the newest best-effort leases; or
+    ``arbitrary``, Li et al. IV-C's "a set of required VMs are selected arbitrarily": drawn at
+    random among every VM no other AR holds, preempting the best-effort work on them)."""
 
     preemption: str = "suspend"
     backfill: bool = True
     migrate: bool = True
     fill_gaps: bool = True
+    ar_vms: str = "free-first"
 
     def __attrs_post_init__(self) -> None:
         if self.preemption == "wait":
@@ -147,6 +152,8 @@ class LocalOptions:
             value = getattr(self, key)
             if not isinstance(value, bool):
                 raise ValueError(f"{key} must be true or false, got {value!r}")
+        if self.ar_vms not in AR_VMS:
+            raise ValueError(f"ar_vms must be one of {', '.join(AR_VMS)}, got {self.ar_vms!r}")
 
 
 @attrs.define(slots=True)
@@ -345,6 +352,10 @@ class LocalCloud:
             return a, got[0], got[1]
         # a task: the earliest time it fits, or earlier by preempting best-effort tasks
         lo = max(now, p.ready_at)
+        if mode == "suspend" and self.options.ar_vms == "arbitrary":
+            got = self._claim(n, lo, lo + _positive(span), now)
+            if got is not None:
+                return lo, got[0], got[1]
         t1, vms1 = self.table.earliest_start(n, _positive(span), lo)
         if mode != "suspend" or t1 == lo:
             return t1, vms1, []
@@ -377,10 +388,12 @@ class LocalCloud:
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
         """``n`` VMs over ``[a, e)``: free ones first (lowest ids), then those of best-effort
         leases that can be suspended in time (their run and any planned save give way), newest
-        lease first; ``None`` if too few."""
+        lease first; or, with ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs
+        and those such leases hold. ``None`` if too few."""
         table = self.table
         free = table.free_vms(a, e)
-        if len(free) >= n:
+        arbitrary = self.options.ar_vms == "arbitrary"
+        if len(free) >= n and not arbitrary:
             return tuple(free[:n]), []
         owner = self._owner
         blockers: dict[int, list[Plan | None]] = {}
@@ -393,6 +406,8 @@ class LocalCloud:
             if movable:
                 assert q is not None
                 units[q] = None
+        if arbitrary:
+            return self._draw(n, free, blockers, units)
         chosen: set[Plan] = set()
         freed: list[int] = []
         seen: set[int] = set()
@@ -410,6 +425,21 @@ class LocalCloud:
         used = set(take)
         victims = [q for q in chosen if used.intersection(q.vms)]
         return tuple(sorted(take)), victims
+
+    def _draw(self, n: int, free: list[int], blockers: dict[int, list[Plan | None]],
+              units: dict[Plan, None]) -> tuple[tuple[int, ...], list[Plan]] | None:
+        """Li et al. IV-C's arbitrary choice: ``n`` VMs uniformly at random (the simulation's
+        ``ar_vms`` stream) among those free and those held only by best-effort leases that can be
+        suspended in time; every lease on a chosen VM is preempted."""
+        movable = [v for v, holders in blockers.items() if all(q is not None for q in holders)]
+        pool = sorted(set(free).union(movable))
+        if len(pool) < n:
+            return None
+        rng = self.dc.sim.random["ar_vms"]
+        take = sorted(int(v) for v in rng.choice(pool, size=n, replace=False))
+        used = set(take)
+        victims = [q for q in units if used.intersection(q.vms)]
+        return tuple(take), victims
 
     def admit_ar(self, p: Plan, choice: Any = None) -> bool:
         """Reserve AR ``p`` (with ``choice`` from :meth:`ar_choice`, computed now if ``None``),

@@ -263,9 +263,9 @@ class DagSystemRun:
         write_atomic(os.path.join(folder, "intervals.csv"), _intervals_csv(self.clouds, self.records))
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow(("job", "owner", "submit", "finish", "tasks", "ar"))
-        for row in self.federation.log.finished:
-            w.writerow((row[0], row[1], repr(row[2]), repr(row[3]), row[4], row[5]))
+        w.writerow(("job", "owner", "submit", "start", "finish", "tasks", "ar"))
+        for o in self.federation.log.finished:
+            w.writerow((o.id, o.owner, repr(o.submit), repr(o.start), repr(o.finish), o.tasks, o.ar))
         write_atomic(os.path.join(folder, "dag_jobs.csv"), buf.getvalue())
         return ["intervals.csv", "dag_jobs.csv"]
 

@@ -55,4 +55,4 @@ def simulated_makespan(workflow: Workflow, clouds: Sequence[CloudSpec], policy: 
     run = build_dag_system([job], clouds, policy=policy, params=params, model=ExecutionModel(), latency=latency)
     run.run()
     (row,) = run.log.finished
-    return row[3] - row[2]
+    return row.finish - row.submit

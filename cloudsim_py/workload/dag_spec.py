@@ -58,7 +58,7 @@ def _model(value: Any) -> dict[str, Any] | None:
     jobs = raw.pop("jobs")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 0:
         raise SpecError("model.jobs", f"expected an integer >= 0, got {kind(jobs)}")
-    for key in ("cpus", "image_mb", "memory_mb", "data_mb"):
+    for key in ("cpus", "image_mb", "memory_mb", "data_mb", "ar_notice_s"):
         if isinstance(raw.get(key), list):
             raw[key] = tuple(raw[key])
     from .models.dag_li import LiDagModel

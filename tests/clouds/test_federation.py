@@ -59,7 +59,7 @@ def test_a_chain_across_two_clouds_without_latency(policy):
     assert intervals(world) == {0: [(1, "transfer", 0.0, 2.0), (1, "run", 2.0, 12.0),
                                     (3, "transfer", 38.0, 40.0), (3, "run", 40.0, 50.0)],
                                 1: [(2, "transfer", 14.0, 16.0), (2, "run", 16.0, 36.0)]}
-    assert dag_log(world).finished == [("chain", 0, 0.0, 50.0, 3, False)]
+    assert dag_log(world).finished == [("chain", 0, 0.0, 50.0, 3, False, 0.0)]
 
 
 @pytest.mark.parametrize("policy", ["fdls", "fdmms"])
@@ -79,7 +79,7 @@ def test_a_chain_across_two_clouds_with_one_second_latency(policy):
     assert intervals(world) == {0: [(1, "transfer", 2.0, 4.0), (1, "run", 4.0, 14.0),
                                     (3, "transfer", 42.0, 44.0), (3, "run", 44.0, 54.0)],
                                 1: [(2, "transfer", 17.0, 19.0), (2, "run", 19.0, 39.0)]}
-    assert dag_log(world).finished == [("chain", 0, 0.0, 54.0, 3, False)]
+    assert dag_log(world).finished == [("chain", 0, 0.0, 54.0, 3, False, 0.0)]
     assert world.federation.messages == 9
 
 
@@ -175,7 +175,7 @@ def test_an_ar_task_preempts_a_best_effort_task_and_is_quoted_again():
     assert intervals(world)[0] == [(1, "run", 0.0, 10.0), (1, "save", 10.0, 11.0), (2, "run", 11.0, 31.0),
                                    (1, "reload", 31.0, 32.0), (1, "run", 32.0, 122.0)]
     assert world.world.broker.counters()["transfers_rejected"] == 1
-    assert sorted(dag_log(world).finished) == [("ar", 0, 10.0, 31.0, 1, True), ("be", 0, 0.0, 122.0, 1, False)]
+    assert sorted(dag_log(world).finished) == [("ar", 0, 10.0, 31.0, 1, True, 10.0), ("be", 0, 0.0, 122.0, 1, False, 0.0)]
 
 
 # -- real workflows ------------------------------------------------------------------------------

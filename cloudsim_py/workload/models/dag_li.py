@@ -24,9 +24,12 @@ What the paper says, and the reading chosen where it does not say (docs/dag-and-
   the default matrix a task takes 50.5 x 5.5 = 278 s on average, a job's critical path about
   1,300 s), or any number of seconds.
 - "Among these 64 jobs, 12 jobs are in the AR modes": exactly ``round(ar_share x jobs)`` jobs,
-  chosen uniformly without replacement, are advance-reservation jobs; an AR job asks for its
-  resources from its arrival (``start = submit + ar_notice_s``, default notice 0) and its tasks
-  may preempt best-effort tasks (section III-B); the other jobs are best-effort.
+  chosen uniformly without replacement, are advance-reservation jobs. "For the AR mode, the
+  lease also includes the required start time" (III-B), given in advance: an AR job asks for its
+  resources from ``start = submit + notice``, the notice ``ar_notice_s`` a number of seconds or a
+  ``(low, high)`` range drawn uniformly per job (default 0: from its arrival; the paper gives no
+  value); its tasks are reserved (its entry tasks for that start, at submission) and may preempt
+  best-effort tasks (section III-B); the other jobs are best-effort.
 
 Every random quantity is drawn in bulk (one array per quantity, in a fixed order), so a seed
 fixes the jobs; only the parent choice of each task is a short Python step over pre-drawn keys.
@@ -73,7 +76,7 @@ class LiDagModel:
     clouds: int = 4
     arrivals: str | float = "loose"            #: "loose", "tight" or the mean gap in seconds
     ar_share: float = 12 / 64
-    ar_notice_s: float = 0.0
+    ar_notice_s: Any = 0.0                     #: an AR job's notice (s): a number or a (low, high) range
     cpus: Any = (1, 16)                        #: CPUs per task: a number or an integer range
     image_mb: Any = 600.0                      #: S_I per task: a number or a (low, high) range
     memory_mb: Any = 1024.0                    #: M_j per task: a number or a (low, high) range
@@ -87,8 +90,7 @@ class LiDagModel:
                 raise ScenarioError(f"dag_li: {key} = {getattr(self, key)!r} must be >= 1")
         if not 0 <= self.ar_share <= 1:
             raise ScenarioError(f"dag_li: ar_share = {self.ar_share!r} must be in [0, 1]")
-        if not self.ar_notice_s >= 0:
-            raise ScenarioError(f"dag_li: ar_notice_s = {self.ar_notice_s!r} must be >= 0")
+        _range("ar_notice_s", self.ar_notice_s)
         self.gap_s()
         _range("cpus", self.cpus, integer=True)
         for key in ("image_mb", "memory_mb", "data_mb"):
@@ -132,6 +134,9 @@ class LiDagModel:
         n_edges = np.array([len(e) for e in edges], dtype=np.int64)
         data = rng.uniform(*_range("data_mb", self.data_mb), size=int(n_edges.sum()))
         efirst = np.concatenate(([0], np.cumsum(n_edges)))
+        nlo, nhi = _range("ar_notice_s", self.ar_notice_s)
+        # drawn last, and only for a range: a fixed notice leaves every earlier draw as it was
+        notice = rng.uniform(nlo, nhi, size=jobs).tolist() if nhi > nlo else [nlo] * jobs
         # -- jobs ------------------------------------------------------------------------------
         types, cpus_l = task_type.tolist(), task_cpus.tolist()
         image_l, memory_l, data_l = image.tolist(), memory.tolist(), data.tolist()
@@ -147,7 +152,7 @@ class LiDagModel:
             ar = bool(is_ar[j])
             out.append(DagJob(id=j, graph=g, submit_time=submit, cloud=int(cloud[j]),
                               mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
-                              start=submit + self.ar_notice_s if ar else None))
+                              start=submit + notice[j] if ar else None))
         return out
 
     def _edges(self, n: int, fan_in: list[int], keys: np.ndarray) -> list[tuple[int, int]]:
