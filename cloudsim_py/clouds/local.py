@@ -49,6 +49,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 import attrs
+import numpy as np
 from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
@@ -206,8 +207,8 @@ class LocalCloud:
         #: the next pass must look at every waiting lease (one became ready, or re-entered the
         #: queue in the middle)
         self._full = True
-        #: the slot tables' profiles for quotes: (version, time) -> (sorted horizons, longest gap)
-        self._profiles: dict[bool, tuple[int, float, list[float], float]] = {}
+        #: the slot tables' profiles for quotes (hard or not -> see :meth:`_profile`)
+        self._profiles: dict[bool, tuple] = {}
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -763,26 +764,83 @@ class LocalCloud:
         at which ``n`` VMs are free for ``duration`` by the slot table (an AR may take what
         best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small.
 
-        O(1) after one O(W + V log V) look at each state of the table
-        (:meth:`SlotTable.profile`, taken at the first quote after a booking changed, at time
-        ``t0``): a duration longer than every gap before a booking at ``t0`` (gaps only shrink
-        as time goes on) fits only after the horizons, so the answer is ``max(not_before, now,
-        horizons[n - 1])``; otherwise one :meth:`SlotTable.earliest_start`."""
+        O(1) after one O(V log V) look at each state of the table (:meth:`SlotTable.profile`,
+        taken at the first quote after a booking changed, at time ``t0``): a duration longer
+        than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
+        after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
+        otherwise one :meth:`SlotTable.earliest_start`, remembered for the same state, time and
+        question (tasks of one type ask the same)."""
         if n > self.n_vms:
             return INF
         now = self.dc.now
         hard = ar and self.options.preemption == "suspend"
-        table = self.hard if hard else self.table
-        prof = self._profiles.get(hard)
-        if prof is None or prof[0] != table.version:
-            horizons, longest = table.profile(now)
-            prof = self._profiles[hard] = (table.version, now, horizons, longest)
+        prof = self._profile(hard, now)
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
         if d > prof[3]:
             h = prof[2][n - 1]
             return h if h > nb else nb
-        return table.earliest_start(n, d, nb)[0]
+        table = self.hard if hard else self.table
+        if table.free_count(np.array([nb]), np.array([nb + d]))[0] >= n:
+            return nb                        # n VMs are free from not_before on: the usual answer
+        return self._gap_quote(hard, prof, n, d, not_before, now)
+
+    def _profile(self, hard: bool, now: float) -> tuple:
+        """``(version, time, horizons, longest gap, horizons as an array, answers so far)`` of the
+        hard table or the table, for its present state."""
+        table = self.hard if hard else self.table
+        prof = self._profiles.get(hard)
+        if prof is None or prof[0] != table.version:
+            horizons, longest = table.profile(now)
+            prof = self._profiles[hard] = (table.version, now, horizons, longest, np.array(horizons), {})
+        return prof
+
+    def _gap_quote(self, hard: bool, prof: tuple, n: int, d: float, nb: float, now: float) -> float:
+        """The answer for a duration that may fit in a gap: remembered for this state of the
+        table by ``(n, d, not_before)`` and reused while it is not in the past (the times that
+        fit do not change with the state, so the earliest one from a later time is the same as
+        long as it is still ahead)."""
+        memo = prof[5]
+        key = (n, d, nb)
+        got = memo.get(key)
+        if got is None or got < now:
+            table = self.hard if hard else self.table
+            got = memo[key] = table.earliest_start(n, d, nb if nb > now else now)[0]
+        return got
+
+    def quotes(self, n: np.ndarray, duration: np.ndarray, not_before: np.ndarray, ar: np.ndarray) -> np.ndarray:
+        """:meth:`quote` of many tasks at once (arrays of VMs, durations, not-befores and AR
+        flags), the same numbers: O(tasks) in numpy (plus O(W) per task whose duration may fit
+        in a gap before a booking, and one :meth:`SlotTable.earliest_start` per distinct such
+        question that does not fit from its not-before time)."""
+        if self.options.preemption != "suspend" or not ar.any():
+            return self._quotes(False, n, duration, not_before)
+        if ar.all():
+            return self._quotes(True, n, duration, not_before)
+        out = np.empty(n.shape[0])
+        for hard, rows in ((False, np.flatnonzero(~ar)), (True, np.flatnonzero(ar))):
+            out[rows] = self._quotes(hard, n[rows], duration[rows], not_before[rows])
+        return out
+
+    def _quotes(self, hard: bool, n: np.ndarray, duration: np.ndarray, not_before: np.ndarray) -> np.ndarray:
+        now = self.dc.now
+        prof = self._profile(hard, now)
+        nb = np.maximum(not_before, now)
+        d = np.where(duration > 0, duration, TINY)
+        n_vms = self.n_vms
+        too_big = int(n.max()) > n_vms
+        q = np.maximum(prof[4][(np.minimum(n, n_vms) if too_big else n) - 1], nb)
+        if too_big:
+            q[n > n_vms] = INF
+        if float(d.min()) <= prof[3]:                                     # some may fit in a gap
+            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms))
+            table = self.hard if hard else self.table
+            start = nb[gap]
+            now_ok = table.free_count(start, start + d[gap]) >= n[gap]
+            q[gap[now_ok]] = start[now_ok]   # n VMs free from not_before on: the usual answer
+            for k in gap[~now_ok].tolist():
+                q[k] = self._gap_quote(hard, prof, int(n[k]), float(d[k]), float(not_before[k]), now)
+        return q
 
     @property
     def waiting(self) -> int:

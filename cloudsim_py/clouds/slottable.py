@@ -285,6 +285,14 @@ class SlotTable:
         ends = np.where(lo < BIG, lo, -BIG).max(axis=1)      # end of each VM's last booking
         return np.maximum(ends, t).tolist()
 
+    def free_count(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
+        """For each interval ``[start[i], end[i])``, how many VMs are free over it (a VM is free
+        over an interval when one of its windows holds it; its windows are disjoint, so it
+        counts once). O(W) per interval, in numpy."""
+        self._sync()
+        lo, hi = self._lo.ravel(), self._hi.ravel()
+        return ((lo[None, :] <= start[:, None]) & (hi[None, :] >= end[:, None])).sum(axis=1)
+
     def profile(self, t: float) -> tuple[list[float], float]:
         """What a quote needs at time ``t``: every VM's horizon (the end of its last booking, or
         ``t``) in ascending order, and an upper bound of the longest free window after ``t`` that

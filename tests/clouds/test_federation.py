@@ -250,3 +250,25 @@ def test_two_dag_jobs_with_one_id_are_an_error_naming_the_id():
     system = build_federation([first, second], TWO, policy="fdls", model=ExecutionModel(ETM3))
     with pytest.raises(DAGError, match=r"job id 'twin' is used twice"):
         system.run()
+
+
+def test_min_min_decides_the_same_on_arrays_and_task_by_task():
+    # The same 40 independent tasks (runtimes 1..40 s, 1-3 CPUs) on two clouds of 3 VMs: FDMMS
+    # works on arrays while more than BATCH tasks are ready, task by task below; forcing either
+    # way gives the same schedule, to the bit.
+    from cloudsim_py.brokers.dags import FdmmsScheduler
+
+    def run(batch):
+        tasks = {f"t{i}": {"runtime": float(1 + (7 * i) % 40), "cpus": 1 + i % 3} for i in range(40)}
+        dag = build_dag_job("flat", tasks, [], cloud=0)
+        clouds = [CloudSpec("c0", VMType("v0", 1, 1024, 0, 32), 3), CloudSpec("c1", VMType("v1", 1, 1024, 0, 32), 3)]
+        old = FdmmsScheduler.BATCH
+        FdmmsScheduler.BATCH = batch
+        try:
+            system = build_federation([dag], clouds, policy="fdmms", latency=0.5)
+            system.run()
+        finally:
+            FdmmsScheduler.BATCH = old
+        return intervals(system)
+
+    assert run(0) == run(10_000)
