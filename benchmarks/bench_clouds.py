@@ -27,14 +27,16 @@ made alone, a part of every other row of the same workload.
 ``--scale`` runs the layered and li cases at 10,000, 20,000, 50,000 and 100,000 tasks (or the
 sizes given, comma-separated) and prints tasks/s at each size, and the cost per task at each
 size relative to the smallest (1.00 everywhere = linear). ``--profile CASE`` runs one case
-(``NAME-POLICY``) once under cProfile and prints its top 25 functions (``--sort``).
+(``NAME-POLICY``, at the sizes of the other options) once under cProfile and prints its top 25
+functions (``--sort``); cProfile slows the DAG schedulers down about ten times (wfformat-fdmms at
+10,000 tasks: 11 minutes), so profile those at --tasks 2000.
 
     python benchmarks/bench_clouds.py                     # every case, default sizes
     python benchmarks/bench_clouds.py --repeat 3 --json bench.json
     python benchmarks/bench_clouds.py --only layered,wfformat --tasks 20000
     python benchmarks/bench_clouds.py --scale             # the scaling curve
     python benchmarks/bench_clouds.py --scale 10000,40000 --only layered
-    python benchmarks/bench_clouds.py --profile wfformat-fdmms
+    python benchmarks/bench_clouds.py --profile wfformat-fdmms --tasks 2000 --sort cumulative
 
 Lease files come from $CLOUDSIM_PY_LEASES, workflows from $CLOUDSIM_PY_WORKFLOWS (default
 ../shared/leases and ../shared/workflows beside the repository). *jobs* are leases (blue) or DAG
@@ -46,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import gc
 import heapq
 import io
@@ -81,7 +84,6 @@ POLICIES = ("fdls", "fdmms")
 FLOOR = "heapq floor"
 MAKE = "make only"
 CASES = ("blue", "li", "layered", "wfformat")
-SCALE_CASES = ("layered", "li")
 SCALE_SIZES = (10_000, 20_000, 50_000, 100_000)
 #: mean tasks of a Li et al. DAG job (1-16 tasks): --scale asks for tasks / this many jobs
 LI_TASKS_PER_JOB = 8.5
@@ -111,8 +113,9 @@ def layered_dags(tasks: int, *, layers: int = 5, width: int = 4, vms: int = 64, 
     t = 0.0
     for j in range(jobs):
         t += rng.expovariate(1.0 / gap)
-        fields = {i: {"runtime": rng.uniform(lo, hi), "cpus": 1} for i in range(per_job)}
-        edges = []
+        fields: dict[Hashable, dict[str, Any]] = {i: {"runtime": rng.uniform(lo, hi), "cpus": 1}
+                                                  for i in range(per_job)}
+        edges: list[tuple[Hashable, Hashable]] = []
         for layer in range(1, layers):
             above = range((layer - 1) * width, layer * width)
             for i in range(layer * width, (layer + 1) * width):
@@ -328,7 +331,7 @@ def dag_cases(key: str, label: str, make: Maker) -> list[Case]:
     out = [Case(f"{key}-make", label, MAKE, lambda: _make_count(make)),
            Case(f"{key}-floor", label, FLOOR, lambda: _floor_count(make))]
     for p in POLICIES:
-        out.append(Case(f"{key}-{p}", label, p, lambda p=p: _dag_count(make, p)))
+        out.append(Case(f"{key}-{p}", label, p, functools.partial(_dag_count, make, p)))
     return out
 
 
@@ -344,7 +347,8 @@ def li_cases(jobs: int, arrivals: str = "120") -> list[Case]:
     path = os.path.join(REPO, "scenarios", "li-feedback-tight.yaml")
     overrides = [f"dags.model.jobs={jobs}", f"dags.model.arrivals={arrivals}"]
     label = f"Li et al. {jobs:,} DAG jobs, 4 clouds, gap {arrivals}"
-    return [Case(f"li-{p}", label, p, lambda p=p: _scenario_count(path, overrides, p, True)) for p in POLICIES]
+    return [Case(f"li-{p}", label, p, functools.partial(_scenario_count, path, overrides, p, True))
+            for p in POLICIES]
 
 
 def layered_cases(tasks: int, seed: int = 1) -> list[Case]:
