@@ -189,13 +189,14 @@ def heapq_floor(dags: Iterable[DagJob], vms: int, vm_cpus: int = 1) -> FloorResu
       lowest-numbered free VMs; a task needs ``ceil(cpus / vm_cpus)`` VMs (``cpus`` default 1);
       one that does not fit keeps its place and the scan goes on (first fit). The scan stops
       when no VM is free.
-    - A job finishes when its last task ends."""
+    - A job finishes when its last task ends. (A task that needs more VMs than there are never
+      starts: the replay ends without it, and its job has no finish.)"""
     dags = list(dags)
     heap: list[tuple[float, int, int, Any]] = [(float(d.submit_time), i, -1, d) for i, d in enumerate(dags)]
     heapq.heapify(heap)
     seq = len(heap)
     free = list(range(vms))           # a heap of free VM ids
-    ready: deque = deque()            # (job state, task)
+    ready: deque = deque()            # (job state, task, runtime, VMs needed)
     starts: dict[tuple[Hashable, Hashable], float] = {}
     finishes: dict[Hashable, float] = {}
     events = tasks = 0
@@ -314,6 +315,8 @@ def _floor_count(make: Maker) -> Count:
         raise ValueError("the heapq floor pools identical VMs: the clouds' VM types differ in CPUs")
     t0 = time.process_time()
     r = heapq_floor(dags, sum(c.vms for c in cs), cpus.pop())
+    if len(r.starts) != r.tasks:
+        raise RuntimeError(f"heapq floor: {r.tasks - len(r.starts)} tasks need more VMs than there are")
     # the metrics: each job's time and the makespan
     times = [r.finishes[d.id] - d.submit_time for d in dags]
     assert len(times) == len(dags) and len(r.starts) == r.tasks
