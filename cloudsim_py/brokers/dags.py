@@ -44,11 +44,13 @@ from __future__ import annotations
 import logging
 import math
 from abc import abstractmethod
+from heapq import heappop, heappush
 from itertools import count
 from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
 import numpy as np
+from sortedcontainers import SortedList
 
 from ..clouds.cloud import CloudSpec
 from ..clouds.matrix import ExecutionModel
@@ -115,6 +117,8 @@ class DagRun:
     finish: float = NAN
     plist: list = attrs.field(factory=list)
     ptr: int = 0
+    pos: dict = attrs.field(factory=dict)       #: FDLS: task -> its place in the list
+    heap: list = attrs.field(factory=list)      #: FDLS: places of ready tasks (stale ones dropped lazily)
 
     def __repr__(self) -> str:
         return f"DagRun(job {self.dag.id}, {self.left} tasks left)"
@@ -696,6 +700,12 @@ class FdlsScheduler(DagScheduler):
             raise ValueError(f"strict must be true or false, got {strict!r}")
         self.strict = strict
 
+    def join(self, federation: Federation, index: int) -> None:
+        super().join(federation, index)
+        #: arrival numbers of the jobs that may have a task to decide, and the jobs themselves
+        self._armed: SortedList = SortedList()
+        self._by_number: dict[int, DagRun] = {}
+
     def _prepare(self, run: DagRun) -> None:
         fed = self._fed()
         vms = [c.vm_type for c in fed.clouds]
@@ -703,22 +713,45 @@ class FdlsScheduler(DagScheduler):
         w = {t: fed.model.mean_time(dag, t, vms) for t in dag.order}
         c = comm_costs(dag, fed.mean_bandwidth()) if len(fed.clouds) > 1 else None
         run.plist = priority_list(dag, cpop_priority(dag, w, c))
+        run.pos = {t: i for i, t in enumerate(run.plist)}
 
-    def _candidates(self) -> list[TaskOrder]:
-        for order in self._refused:         # a task a cloud refused goes first, again
-            return [order]
-        for run in self._runs:
-            plist = run.plist
-            orders = run.orders
+    def _make_ready(self, order: TaskOrder) -> None:
+        super()._make_ready(order)
+        run = order.run
+        heappush(run.heap, run.pos[order.task])
+        if run.number not in self._by_number:
+            self._by_number[run.number] = run
+            self._armed.add(run.number)
+
+    def _candidate_of(self, run: DagRun) -> TaskOrder | None:
+        """The task of ``run``'s list to decide next: its top once ready (``strict``), or its
+        ready task of highest priority."""
+        plist, orders = run.plist, run.orders
+        if self.strict:
             while run.ptr < len(plist) and orders[plist[run.ptr]].state >= SENT:
                 run.ptr += 1
-            if self.strict:
-                if run.ptr < len(plist) and orders[plist[run.ptr]].state == READY:
-                    return [orders[plist[run.ptr]]]
-                continue
-            for k in range(run.ptr, len(plist)):
-                if orders[plist[k]].state == READY:
-                    return [orders[plist[k]]]
+            if run.ptr < len(plist) and orders[plist[run.ptr]].state == READY:
+                return orders[plist[run.ptr]]
+            return None
+        heap = run.heap
+        while heap and orders[plist[heap[0]]].state != READY:
+            heappop(heap)
+        return orders[plist[heap[0]]] if heap else None
+
+    def _candidates(self) -> list[TaskOrder]:
+        """Jobs are served in arrival order: the first job with a task to decide gives it. A task
+        a cloud refused goes first, again. O(log jobs) per task decided (jobs with nothing to
+        decide leave the armed set when met)."""
+        for order in self._refused:
+            return [order]
+        armed, by_number = self._armed, self._by_number
+        while armed:
+            number = armed[0]
+            order = self._candidate_of(by_number[number])
+            if order is not None:
+                return [order]
+            armed.pop(0)
+            del by_number[number]
         return []
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
