@@ -742,8 +742,8 @@ class FdlsScheduler(DagScheduler):
         """Jobs are served in arrival order: the first job with a task to decide gives it. A task
         a cloud refused goes first, again. O(log jobs) per task decided (jobs with nothing to
         decide leave the armed set when met)."""
-        for order in self._refused:
-            return [order]
+        for refused in self._refused:
+            return [refused]
         armed, by_number = self._armed, self._by_number
         while armed:
             number = armed[0]
