@@ -14,9 +14,10 @@ the execution model; no scenario, no runner.
   cloud itself.
 - ``Transfer`` - the owner sends a task to a cloud; ``Answer`` accepts it (a best-effort task
   joins the queue; an AR task is reserved) or rejects it (the cloud is too small, or an AR task
-  cannot be reserved by the time it was quoted: its quote counts what best-effort work holds as
-  available, but that work may not be suspendable in time); a rejected task is decided again
-  and sent without a promise (the cloud reserves it when it can). A task is submitted to its
+  cannot be reserved by the time it was quoted, or by its arrival if the message took longer:
+  its quote counts what best-effort work holds as available, but that work may not be
+  suspendable in time); a rejected task is decided again and sent without a promise (the cloud
+  reserves it when it can). A task is submitted to its
   cloud's datacenter once, with the plan the cloud made for it.
 - ``Done`` - the cloud that ran a task tells its owner when it finished.
 
@@ -593,7 +594,9 @@ class DagScheduler(CloudScheduler):
         choice = None
         if order.ar:
             choice = local.ar_choice(p, now)
-            late = isinstance(choice, str) or choice[0] > quote + self.ar_slack
+            # the promise is the quoted time, or now if the transfer took longer to come (the
+            # message's latency is no fault of the cloud's)
+            late = isinstance(choice, str) or choice[0] > max(quote, now) + self.ar_slack
             if late:
                 self.transfers_rejected += 1
                 return False, (choice if isinstance(choice, str) else
