@@ -57,6 +57,11 @@ def _default_preemptible(mode: LeaseMode) -> bool:
 def _finite(value: object) -> bool:
     """A finite real number, not a bool: what every time, duration and size must be (``inf``
     memory or a ``nan`` duration would reach the scheduler's arithmetic otherwise)."""
+    kind = type(value)
+    if kind is float:                   # the usual case first (no abstract-class check)
+        return math.isfinite(value)     # type: ignore[arg-type]
+    if kind is int:
+        return True
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
     return isinstance(value, numbers.Integral) or math.isfinite(value)
