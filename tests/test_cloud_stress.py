@@ -130,15 +130,18 @@ def sizes(draw) -> tuple[float, float]:
 
 
 @st.composite
-def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int) -> list[dict[str, Any]]:
+def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int, bandwidth: float = 100) -> list[dict[str, Any]]:
     """Leases of every mode; half the workloads are busy: long best-effort leases, close
-    arrivals and ARs with enough notice to be booked over them (preemptions, migrations)."""
+    arrivals and ARs with enough notice to be booked over them (preemptions, migrations). Some
+    ARs start on a boundary: when an earlier AR starts or ends, when an earlier lease would end,
+    or exactly one image transfer after their submission."""
     n = draw(st.integers(1, max_leases))
     ids = draw(st.one_of(st.just(list(range(1, n + 1))),
                          st.lists(st.integers(1, 99), min_size=n, max_size=n, unique=True)))
     busy = draw(st.booleans())
     out = []
     t = 0.0
+    marks: list[float] = []                     # times an AR may start on
     for lease_id in ids:
         t += draw(BUSY_GAPS if busy else SUBMIT_GAPS)
         modes = ["ar", "best-effort", "best-effort", "best-effort"] if busy else \
@@ -153,11 +156,18 @@ def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int) -> list[dict[s
                                  "nodes": draw(st.integers(1, vms // per_vms))}
         if per_node is not None:
             lease["cpus_per_node"] = per_node
-        if mode == "ar":
-            lease["start"] = t + draw(BUSY_NOTICES if busy else NOTICES)
-        elif mode == "best-effort" and draw(st.integers(0, 5)) == 0:
-            lease["preemptible"] = False
         memory, image = draw(sizes())
+        if mode == "ar":
+            start = t + draw(BUSY_NOTICES if busy else NOTICES)
+            later = [m for m in marks if m >= t] + [t + image / bandwidth]
+            if draw(st.integers(0, 3)) == 0:
+                start = draw(st.sampled_from(later))
+            lease["start"] = start
+            marks += [start, start + duration]
+        else:
+            marks.append(t + duration)
+            if mode == "best-effort" and draw(st.integers(0, 5)) == 0:
+                lease["preemptible"] = False
         if memory or draw(st.booleans()):
             lease["memory_mb"] = memory
         if image or draw(st.booleans()):
@@ -184,7 +194,7 @@ def lease_system(draw, params: dict[str, Any], max_leases: int) -> dict[str, Any
     if oh is not None:
         fed["overheads"] = oh
     return {"name": "lease-stress", "seed": draw(st.integers(0, 1000)), "federation": fed,
-            "leases": {"requests": draw(lease_requests(cloud["vms"], vt["cpus"], max_leases))},
+            "leases": {"requests": draw(lease_requests(cloud["vms"], vt["cpus"], max_leases, vt["bandwidth_mbps"]))},
             "broker": {"policy": "leases", "params": {**draw(broker_params(dags=False)), **params}}}
 
 
@@ -543,6 +553,38 @@ def check_reservations_are_never_suspended(scenario: dict[str, Any], out: Output
                 f"{lease['mode']} lease {lease['id']} was suspended: {out.of(str(lease['id']))}")
 
 
+def check_nothing_is_preempted_unless_in_suspend_mode(scenario: dict[str, Any], out: Outputs) -> None:
+    """2e. With ``preemption: reject`` or ``start-late`` nothing is preempted and best-effort work
+    does not fill gaps before reservations (docs/federation.md, broker parameters): no job is
+    ever suspended."""
+    if preemption(scenario) == "suspend":
+        return
+    cut = [r for r in out.jobs if r["suspensions"] not in ("", "0")]
+    assert not cut, f"preemption {preemption(scenario)!r}, yet suspended: {cut}"
+    assert not [i for i in out.intervals if i.kind in ("save", "cancelled")], (
+        f"preemption {preemption(scenario)!r}, yet saved or cut: {out.intervals}")
+
+
+def check_best_effort_leases_start_in_arrival_order_without_backfill(scenario: dict[str, Any],
+                                                                     out: Outputs) -> None:
+    """2f. With ``backfill: false`` best-effort leases are served first come first served (Li et
+    al.'s literal reading, docs/federation.md): a lease submitted later never starts (its first
+    interval of any kind) before one submitted earlier."""
+    if "leases" not in scenario or scenario["broker"].get("params", {}).get("backfill", True):
+        return
+    rows = lease_rows(out)
+    starts = []
+    for lease in leases_of(scenario):
+        if lease["mode"] == "best-effort" and rows[str(lease["id"])][0]["state"] == "finished":
+            starts.append((lease["submit"], out.of(str(lease["id"]))[0].start, lease["id"]))
+    for a in starts:
+        for b in starts:
+            if a[0] < b[0]:
+                assert not_before(b[1], a[1]), (
+                    f"backfill false: lease {b[2]} (submitted {b[0]}) started at {b[1]}, before lease {a[2]} "
+                    f"(submitted {a[0]}) at {a[1]}")
+
+
 def check_nothing_starts_before_it_is_asked_for(scenario: dict[str, Any], out: Outputs) -> None:
     """2d/4b. No interval of a lease begins before its submission; no interval of a task before its
     job's submission, nor, for an AR job, before the job's requested start (its tasks ask their
@@ -769,12 +811,34 @@ def check_summary_is_strict_json_listing_the_files(scenario: dict[str, Any], out
     assert doc["policy"] == scenario["broker"]["policy"]
 
 
+def check_summary_counts_match_the_rows(scenario: dict[str, Any], out: Outputs) -> None:
+    """8b. The summary counts what ``jobs.csv`` lists: jobs finished and rejected; for leases the
+    ARs finished and refused and the immediate leases refused; for DAG jobs the jobs finished
+    (``dag_jobs.csv``)."""
+    summary = json.loads(out.summary_text)["summary"]
+    states = defaultdict(int)
+    for r in out.jobs:
+        states[(r["mode"], r["state"])] += 1
+        states[r["state"]] += 1
+    assert summary["jobs_finished"] == states["finished"], (summary, dict(states))
+    assert summary["jobs_rejected"] == states["rejected"], (summary, dict(states))
+    if "leases" in scenario:
+        assert summary["ar_finished"] == states[("ar", "finished")], (summary, dict(states))
+        assert summary["ar_rejected"] == states[("ar", "rejected")], (summary, dict(states))
+        assert summary["immediate_rejected"] == states[("immediate", "rejected")], (summary, dict(states))
+    else:
+        assert out.dag_jobs is not None
+        assert summary["dag_jobs_finished"] == len(out.dag_jobs), (summary, out.dag_jobs)
+
+
 CHECKS = (check_no_vm_over_capacity, check_vms_match_the_request, check_ar_leases_start_at_their_requested_time,
           check_immediate_leases_start_at_submission, check_reservations_are_never_suspended,
+          check_nothing_is_preempted_unless_in_suspend_mode,
+          check_best_effort_leases_start_in_arrival_order_without_backfill,
           check_nothing_starts_before_it_is_asked_for, check_work_is_conserved, check_rows_agree_with_intervals,
           check_tasks_start_after_their_parents, check_every_lease_and_task_has_one_row,
           check_best_effort_leases_are_never_refused, check_suspensions_save_and_reload, check_dag_jobs_csv,
-          check_summary_is_strict_json_listing_the_files)
+          check_summary_is_strict_json_listing_the_files, check_summary_counts_match_the_rows)
 
 
 def check_same_seed_same_outputs(first: Outputs, second: Outputs) -> None:
