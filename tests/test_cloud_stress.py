@@ -951,6 +951,31 @@ def test_issue_16_two_leases_on_one_vm_both_finish(tmp_path):
     assert rows["9"]["suspensions"] == "1"
 
 
+REFUSED_LEASES = """
+federation:
+  vm_types: {v0: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 100}}
+  clouds: [{name: c0, vm_type: v0, vms: 1}]
+leases:
+  requests:
+    - {id: 1, submit: 0, mode: best-effort, duration: 100, nodes: 1}
+    - {id: 2, submit: 10, mode: immediate, duration: 10, nodes: 1}
+    - {id: 3, submit: 20, mode: ar, start: 50, duration: 10, nodes: 1}
+broker: {policy: leases, params: {preemption: reject}}
+"""
+
+
+def test_refused_leases_have_their_row_and_do_not_stall_the_run(tmp_path):
+    """Lease 1 holds the one VM over [0, 100). Immediate lease 2 (at 10) finds no free VM and
+    AR 3 (at 20, for [50, 60)) may not preempt (``preemption: reject``): both are refused, each
+    with its reason in ``jobs.csv``, and the run ends normally (on the branch's first base every
+    refused lease made it a StuckJobsError)."""
+    out = run_checked(REFUSED_LEASES, str(tmp_path))
+    rows = {r["id"]: r for r in out.jobs}
+    assert [(i, rows[i]["state"]) for i in ("1", "2", "3")] == [("1", "finished"), ("2", "rejected"),
+                                                                ("3", "rejected")]
+    assert spans(out, "1") == [("run", 0.0, 100.0)]
+
+
 ISSUE_16_DAGS = """
 federation:
   vm_types: {v0: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 100}}
