@@ -22,7 +22,9 @@ the execution model; no scenario, no runner.
 - ``Done`` - the cloud that ran a task tells its owner when it finished.
 
 **Estimates and feedback** (IV-D): the estimated finish of task ``T`` on cloud ``C`` is
-``quote_C + S_I / b_C + ETM(T, C) + alpha x gap_C``, where ``gap_C`` is the latest difference
+``max(quote_C, now + latency to C) + S_I / b_C + ETM(T, C) + alpha x gap_C`` (a task sent now
+is not on another cloud before the message; ties go to the owner's own cloud), where
+``gap_C`` is the latest difference
 between actual and estimated (without the feedback term) finish of this owner's tasks on ``C``.
 ``alpha = 0`` turns feedback off.
 
@@ -365,6 +367,9 @@ class DagScheduler(CloudScheduler):
         #: ready tasks a cloud refused once (they are decided again first)
         self._refused: dict[TaskOrder, None] = {}
         self._gap = [0.0] * len(federation.clouds)
+        #: the clouds in the order ties are broken: this one first (no transfer to another
+        #: scheduler's queue), then by index
+        self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
         self._round: _Round | None = None
         self._round_ids = count(1)
         self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
@@ -471,7 +476,8 @@ class DagScheduler(CloudScheduler):
 
     @abstractmethod
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
-        """``(task index, cloud)`` to assign from the estimated finishes ``efts[task][cloud]``."""
+        """``(task index, cloud)`` to assign from the estimated finishes ``efts[task][cloud]``;
+        equal estimates go to this cloud first (``tie_order``)."""
 
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round
@@ -498,6 +504,18 @@ class DagScheduler(CloudScheduler):
             if rnd.waiting == 0:
                 self._decide(now)
 
+    def _reach(self, now: float) -> list[float]:
+        """When a task sent now can be at each cloud: now here, now + the message's latency
+        elsewhere. A quote answered before (the earliest time its VMs are free) cannot be used
+        before the task is there, so an estimate starts at the later of the two."""
+        sim = self.dc.sim
+        lat = sim.latency
+        me = self
+        peers = self._fed().schedulers
+        if not callable(lat):
+            return [now if c == self.index else now + lat for c in range(len(peers))]
+        return [now if c == self.index else now + lat(me, peer) for c, peer in enumerate(peers)]
+
     def _quote_snapshot(self, snap: Snapshot) -> np.ndarray:
         """This cloud's answers for every task of a mappable set (:meth:`LocalCloud.quotes`)."""
         i, size = self.index, snap.size
@@ -506,15 +524,19 @@ class DagScheduler(CloudScheduler):
 
     def _decide_snapshot(self, now: float, rnd: _Round) -> tuple[TaskOrder, int, float, float]:
         """Min-min over a mappable set: the task-cloud pair of the earliest estimated finish
-        (ties: the earlier task, then the lower cloud), its raw estimate and its quote."""
+        (ties: the earlier task, then this cloud, then the lower cloud), its raw estimate and
+        its quote."""
         snap: Snapshot = rnd.orders
         size = snap.size
         alpha, gap = self.alpha, self._gap
-        raw = [(rnd.quotes[c] + snap.x[c, :size]) + snap.e[c, :size] for c in range(len(gap))]
-        eft = np.stack([r + alpha * gap[c] if alpha else r for c, r in enumerate(raw)], axis=1)
+        order_c = self.tie_order
+        reach = self._reach(now)
+        raw = {c: (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size] for c in order_c}
+        eft = np.stack([raw[c] + alpha * gap[c] if alpha else raw[c] for c in order_c], axis=1)
         eft[~snap.alive[:size]] = INF
         flat = int(np.argmin(eft))
-        k, c = divmod(flat, len(gap))
+        k, j = divmod(flat, len(gap))
+        c = order_c[j]
         order = snap.orders[k]
         if order is None or not eft[k, c] < INF:
             where = f"job {order.run.dag.id}, task {order.task!r}" if order is not None else "a task"
@@ -536,11 +558,12 @@ class DagScheduler(CloudScheduler):
         alpha = self.alpha
         gap = self._gap
         quotes = [rnd.quotes[c] for c in clouds]
+        reach = self._reach(now)
         raw: list[list[float]] = []
         efts: list[list[float]] = []
         for k, order in enumerate(rnd.orders):
             xfer, ex = order.xfer, order.exec
-            r_row = [quotes[c][k] + xfer[c] + ex[c] for c in clouds]
+            r_row = [max(quotes[c][k], reach[c]) + xfer[c] + ex[c] for c in clouds]
             raw.append(r_row)
             efts.append([r + alpha * gap[c] for c, r in enumerate(r_row)] if alpha else r_row)
         k, c = self._pick(rnd.orders, efts)
@@ -759,7 +782,7 @@ class FdlsScheduler(DagScheduler):
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         row = efts[0]
-        return 0, min(range(len(row)), key=row.__getitem__)
+        return 0, min(self.tie_order, key=row.__getitem__)
 
 
 @register_broker("fdmms", "Li et al. feedback dynamic min-min across clouds: of all ready tasks, the "
@@ -793,8 +816,10 @@ class FdmmsScheduler(DagScheduler):
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         best = (INF, 0, 0)
+        clouds = self.tie_order
         for k, row in enumerate(efts):
-            for c, e in enumerate(row):
+            for c in clouds:
+                e = row[c]
                 if e < best[0]:
                     best = (e, k, c)
         return best[1], best[2]

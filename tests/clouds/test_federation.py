@@ -272,3 +272,34 @@ def test_min_min_decides_the_same_on_arrays_and_task_by_task():
         return intervals(system)
 
     assert run(0) == run(10_000)
+
+
+@pytest.mark.parametrize("policy", ["fdls", "fdmms"])
+def test_equal_estimates_keep_a_task_on_its_owners_cloud(policy):
+    # Two clouds of one VM, a 1,000 s task owned by each, both at 0, no overheads, no latency:
+    # every estimate is 0 + 1,000 on either cloud. A tie keeps each task at home (no transfer to
+    # another queue), so both run [0, 1,000) side by side; broken by the lowest index, both went
+    # to cloud 0 and the second ended at 2,000.
+    vm = VMType("v", 1, 1024, 0, 100)
+    clouds = [CloudSpec("c0", vm, 1), CloudSpec("c1", vm, 1)]
+    a = build_dag_job("a", {"t": {"runtime": 1000.0}}, [], cloud=0)
+    b = build_dag_job("b", {"t": {"runtime": 1000.0}}, [], cloud=1)
+    system = build_federation([a, b], clouds, policy=policy)
+    system.run()
+    assert intervals(system) == {0: [(1, "run", 0.0, 1000.0)], 1: [(2, "run", 0.0, 1000.0)]}
+
+
+@pytest.mark.parametrize("policy", ["fdls", "fdmms"])
+def test_a_remote_quote_counts_the_time_the_task_takes_to_get_there(policy):
+    # As above with 0.5 s per message. Cloud 0 asks cloud 1 at 0, which answers at 0.5 "free
+    # from 0.5"; the answer is back at 1.0, when cloud 0 itself is free from 1.0. Sent now, the
+    # task would reach cloud 1 at 1.5: estimate max(0.5, 1.5) + 1,000 = 1,001.5 there against
+    # 1.0 + 1,000 at home, so each task stays and runs [1.0, 1,001.0). Taking the quote as it
+    # was (0.5 + 1,000) sent both tasks across, to start at 1.5.
+    vm = VMType("v", 1, 1024, 0, 100)
+    clouds = [CloudSpec("c0", vm, 1), CloudSpec("c1", vm, 1)]
+    a = build_dag_job("a", {"t": {"runtime": 1000.0}}, [], cloud=0)
+    b = build_dag_job("b", {"t": {"runtime": 1000.0}}, [], cloud=1)
+    system = build_federation([a, b], clouds, policy=policy, latency=0.5)
+    system.run()
+    assert intervals(system) == {0: [(1, "run", 1.0, 1001.0)], 1: [(2, "run", 1.0, 1001.0)]}
