@@ -110,10 +110,20 @@ def _intervals_csv(clouds: Sequence[CloudSpec], records: Sequence[LeaseRecords])
 
 # -- one cloud running leases --------------------------------------------------------------------
 
-def lease_jobs(leases: Iterable[LeaseRequest], vm_cpus: int = 1, cloud: str = "") -> Iterator[LeaseJob]:
-    """The descriptions of ``leases`` on VMs of ``vm_cpus`` CPUs, in the given order."""
+def lease_jobs(leases: Iterable[LeaseRequest], vm_cpus: int = 1, cloud: str = "",
+               shutdown: Callable[[int], float] | None = None) -> Iterator[LeaseJob]:
+    """The descriptions of ``leases`` on VMs of ``vm_cpus`` CPUs, in the given order.
+    ``shutdown(vms)``: the shutdown of a lease of ``vms`` VMs (Haizea's ``shutdown-time`` and
+    enactment overhead), which Haizea 1.0 carves out of an AR's interval: the AR's VMs run (and
+    are planned for) its duration minus its shutdown, so that the shutdown ends at its end."""
     for row, lease in enumerate(leases):
-        yield LeaseJob.of(lease, vm_cpus, row, cloud)
+        job = LeaseJob.of(lease, vm_cpus, row, cloud)
+        if shutdown is not None and job.mode is LeaseMode.AR:
+            cut = shutdown(job.procs)
+            if 0 < cut < job.runtime_estimate:
+                planned = job.runtime_estimate - cut
+                job = attrs.evolve(job, runtime=min(job.runtime, planned), runtime_estimate=planned)
+        yield job
 
 
 def _cloud_broker(policy: str | Broker, params: Mapping[str, Any] | None) -> CloudScheduler:
@@ -196,12 +206,14 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
     dc = Datacenter(sim, cloud.datacenter_spec(check), record=record)
     broker = dc.attach(_cloud_broker(policy, params))
     broker.use_cloud(cloud, overheads)
+    costs = overheads if overheads is not None else Overheads()
     log = dc.subscribe(JobLog(text=TEXT_GETTERS))
     records = _attach_records(dc, broker)
     outcomes = dc.subscribe(LeaseOutcomes())
     for listener in listeners:
         dc.subscribe(listener)
-    source = sim.add_source(arrivals(lease_jobs(leases, cloud.vm_type.cpus, cloud.name)), dc.submit, ARRIVAL)
+    jobs = lease_jobs(leases, cloud.vm_type.cpus, cloud.name, lambda n: costs.times(cloud, 0.0, 0.0, n).shutdown)
+    source = sim.add_source(arrivals(jobs), dc.submit, ARRIVAL)
     return LeaseSystemRun(World(sim, [dc], [broker], [source], log), (cloud,), [records], outcomes)
 
 
