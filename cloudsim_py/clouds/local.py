@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import logging
 import math
-from bisect import bisect_left
-from itertools import count
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, count
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
@@ -254,7 +254,7 @@ class LocalCounters:
     ar_delay: float = 0.0          #: seconds ARs started after their requested start (start-late)
     immediate_rejected: int = 0
     preemptions: int = 0           #: best-effort leases cut for an AR
-    requeued: int = 0              #: best-effort leases an AR cancelled (their run lost) and queued again
+    requeued: int = 0              #: best-effort leases an AR cancelled and queued again (a run so far lost)
     copies: int = 0                #: state copies booked ahead of a resumption elsewhere (copy_ahead)
     gap_starts: int = 0            #: best-effort starts planned to be suspended
     cancelled: int = 0             #: preparations cut short by an AR
@@ -285,6 +285,9 @@ class LocalCloud:
         self._early: list[tuple[float, int, Plan]] = []
         #: the state copies booked and not over (they weigh in Haizea's choice of VMs)
         self._copies: dict[Copy, None] = {}
+        #: :meth:`_free_at`'s answers for one state of the slot table at one time
+        self._free_memo: dict[tuple[float, tuple[int, ...] | None], dict[int, float]] = {}
+        self._free_stamp: tuple[int, float] = (-1, -INF)
         self.n_vms = n
         self.table = SlotTable(n)
         self.hard = SlotTable(n)         #: the bookings no AR can take (ARs, immediate, saves...)
@@ -879,7 +882,8 @@ class LocalCloud:
         future = self._futures(now)
         full: bool | None = None
         for p in list(waiting):
-            if future >= FUTURE_LEASES:
+            allow = future < FUTURE_LEASES
+            if not allow:
                 if full is None:
                     full = self._cpu_full(now)
                 if full:
@@ -887,7 +891,9 @@ class LocalCloud:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
                 continue
-            fit = self._asap(p, now, future < FUTURE_LEASES, p.started)
+            if not allow and not p.started and len(self._free_at(now, None)) < p.job.procs:
+                continue                    # (too few VMs free now: a quick no)
+            fit = self._asap(p, now, allow, p.started)
             if fit is None:
                 continue
             waiting.remove(p)
@@ -912,11 +918,27 @@ class LocalCloud:
         if fit is not None:
             return earliest, fit[0], fit[1], False
         if allow_future:
-            for s in self._future_starts(earliest):
+            starts = self._future_starts(earliest)
+            n = p.job.procs
+            for s, free in zip(starts, self._free_counts(starts)):
+                if free < n:
+                    continue                # (too few VMs free then: a quick no)
                 fit = self._fit_at(p, s, length, only, thr)
                 if fit is not None:
                     return s, fit[0], fit[1], True
         return None
+
+    def _free_counts(self, times: list[float]) -> list[int]:
+        """How many VMs are free in the slot table at each of ``times``: ``V`` minus the VMs of
+        the bookings that cover it (sums over the bookings by start and by end)."""
+        starts = sorted((r.start, len(r.vms)) for r in self.table)
+        ends = sorted((r.end, len(r.vms)) for r in self.table)
+        s_at = [t for t, _ in starts]
+        e_at = [t for t, _ in ends]
+        s_sum = list(accumulate((k for _, k in starts), initial=0))
+        e_sum = list(accumulate((k for _, k in ends), initial=0))
+        n = self.n_vms
+        return [n - s_sum[bisect_right(s_at, t)] + e_sum[bisect_right(e_at, t)] for t in times]
 
     def _fit_at(self, p: Plan, s: float, length: float, only: tuple[int, ...] | None,
                 thr: float | None) -> tuple[tuple[int, ...], float | None] | None:
@@ -926,10 +948,7 @@ class LocalCloud:
         suspended at ``cut`` and the gap from ``s`` is at least the threshold ``thr`` (``None``:
         any gap with a non-empty run); else ``None``. A lease that may not be suspended
         (``fill_gaps`` off, or not preemptible) needs VMs free for ``length``."""
-        free = self.table.free_until(s, only)
-        if s <= self.dc.now:
-            idle = set(self.dc.idle_hosts(0))
-            free = {v: u for v, u in free.items() if v in idle}
+        free = self._free_at(s, only)
         n = p.job.procs
         end = s + length
         if p.hard or not self.options.fill_gaps:
@@ -939,7 +958,7 @@ class LocalCloud:
         if only is not None:
             vms = only                      # no migration: its own VMs, each as before
         else:
-            vms = tuple(self._by_score(free, s, float(p.job.desc.runtime_estimate))[:n])
+            vms = tuple(self._by_score(free, s, float(p.job.desc.runtime_estimate), n))
         maxend = min(end, min(free[v] for v in vms))
         if maxend >= end:
             return vms, None
@@ -952,6 +971,24 @@ class LocalCloud:
         if cut < begin or cut == begin and thr is None:
             return None
         return vms, cut
+
+    def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
+        """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too),
+        kept while no booking changes (a pass asks the same of many leases)."""
+        now = self.dc.now
+        stamp = (self.table.version, now)
+        if self._free_stamp != stamp:
+            self._free_stamp = stamp
+            self._free_memo = {}
+        key = (s, only)
+        free = self._free_memo.get(key)
+        if free is None:
+            free = self.table.free_until(s, only)
+            if s <= now:
+                idle = set(self.dc.idle_hosts(0))
+                free = {v: u for v, u in free.items() if v in idle}
+            self._free_memo[key] = free
+        return free
 
     def _future_starts(self, earliest: float) -> list[float]:
         """Haizea's future candidates: for every booked run ending after ``earliest`` (ARs,
@@ -1067,12 +1104,21 @@ class LocalCloud:
                     self._phase(p, "cancelled", copy.start, now, copy.vms)
         p.copies = []
 
-    def _by_score(self, free: dict[int, float], s: float, duration: float) -> list[int]:
-        """The VMs of ``free`` (VM -> until when it is free from ``s``) in the order of Haizea's
-        greedy host selection at ``s`` for a lease of requested ``duration``: the score
-        ``0.5 (4 - min(4, L)) / 4 + 0.25 + 0.25 min(1, D / duration)``, highest first, ties by
-        id; ``L`` counts the leases whose state copies touch the VM at ``s`` (a free VM has no
-        other), ``D`` is how long the VM stays as it is (free, and its copies unchanged)."""
+    def _by_score(self, free: dict[int, float], s: float, duration: float, n: int) -> list[int]:
+        """The first ``n`` VMs of ``free`` (VM -> until when it is free from ``s``, by id) in the
+        order of Haizea's greedy host selection at ``s`` for a lease of requested ``duration``:
+        the score ``0.5 (4 - min(4, L)) / 4 + 0.25 + 0.25 min(1, D / duration)``, highest
+        first, ties by id; ``L`` counts the leases whose state copies touch the VM at ``s`` (a
+        free VM has no other), ``D`` is how long the VM stays as it is (free, and its copies
+        unchanged). Without copies: the VMs free for ``duration`` by id, then the others by how
+        long they stay free (O(V) when the first suffice)."""
+        if not self._copies:
+            end = s + duration
+            whole = [v for v, u in free.items() if u >= end]
+            if len(whole) >= n:
+                return whole[:n]
+            rest = sorted((v for v, u in free.items() if u < end), key=lambda v: -free[v])
+            return whole + rest[: n - len(whole)]
         touching: dict[int, set[Plan]] = {}
         change: dict[int, float] = {}
         for copy in self._copies:
@@ -1091,7 +1137,7 @@ class LocalCloud:
             near = 1.0 if d >= duration else d / duration
             return 0.5 * ((4 - min(4, len(touching.get(v, ())))) / 4.0) + 0.25 * 1.0 + 0.25 * near
 
-        return sorted(free, key=lambda v: -score(v))
+        return sorted(free, key=lambda v: -score(v))[:n]
 
     def _unplan(self, p: Plan, now: float) -> None:
         """Drop a planned lease's plan: its start, copies, bookings, its place among the future

@@ -546,6 +546,8 @@ def lease_options(spec: LeaseWorkloadSpec) -> dict[str, Any]:
         out["requests"] = [_request(r) for r in spec.requests]
     out.update(strict=spec.strict, cpus_per_node=spec.cpus_per_node, memory_mb=spec.memory_mb,
                image_mb=spec.image_mb)
+    if spec.injected_image_mb is not None:
+        out["injected_image_mb"] = spec.injected_image_mb
     if spec.limit is not None:
         out["limit"] = spec.limit
     return out
