@@ -71,7 +71,14 @@ class LeaseScheduler(CloudScheduler):
     best-effort leases may start around the first blocked one (else strict FCFS); ``migrate``: a
     suspended lease may resume on other VMs; ``fill_gaps``: a preemptible lease may start in a
     gap before a reservation and be suspended for it (suspend mode only); ``ar_vms``: which VMs
-    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`)."""
+    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`).
+
+    Haizea 1.0's rules (Sotomayor et al.), each off by default: ``backfill: aggressive``,
+    ``threshold_factor``, ``preempt_order``, ``preempt_max_age``, ``copy_ahead``; ``preset:
+    haizea`` switches them all on (its test configuration's discipline; the other keys given
+    change it). Its costs are ``federation.overheads: {preset: haizea}``
+    (:class:`~cloudsim_py.clouds.overheads.Overheads`). docs/federation.md, "Haizea 1.0 and this
+    project", lists every rule."""
 
     def __init__(self, preset: str | None = None, preemption: str = UNSET, backfill: bool | str = UNSET,
                  migrate: bool = UNSET, fill_gaps: bool = UNSET, ar_vms: str = UNSET,

@@ -27,6 +27,15 @@ saves, reloads, migrations), with the local discipline every policy of a cloud s
   rejected.
 - A lease that ends before its requested duration frees its VMs then.
 
+**Haizea 1.0's rules** (Sotomayor et al.; :class:`LocalOptions`, each off by default, all on in
+the ``haizea`` preset; docs/federation.md, "Haizea 1.0 and this project"): a scheduling threshold
+for gap starts and for suspending rather than cancelling a lease an AR preempts; the oldest
+best-effort lease preempted first; aggressive backfilling (:meth:`LocalCloud._aggressive_pass`:
+one lease booked in the future, re-planned when a run ends early; later leases start in gaps
+before any booking; Haizea's greedy choice of VMs); the state of a suspended lease copied ahead
+to the VMs it will resume on (network traffic, holding no VM); a shutdown after a run that is not
+cut short (:class:`~cloudsim_py.clouds.overheads.Overheads` gives its length).
+
 **Order within a timestamp.** Every planned suspension and every end of a save happens in the
 ``PREEMPT`` phase, after the finishes and before anything takes VMs; every planned start (a
 transfer or migration over) in the ``TIMER`` phase, after every release at that time
@@ -500,8 +509,9 @@ class LocalCloud:
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
         """``n`` VMs over ``[a, e)``: free ones first (lowest ids), then those of best-effort
         leases that can be suspended in time (their run and any planned save give way), newest
-        lease first (``preempt_order: oldest``: oldest first, Haizea's order); or, with ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs
-        and those such leases hold. ``None`` if too few."""
+        lease first (``preempt_order: oldest``: oldest first, Haizea's order); or, with
+        ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs and those such leases
+        hold. ``None`` if too few."""
         table = self.table
         free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
@@ -840,8 +850,8 @@ class LocalCloud:
         return len(self._future)
 
     def _cpu_full(self, now: float) -> bool:
-        """Every VM's CPU is booked now (a VM saving or reloading a lease's state holds its
-        memory, not its CPU, in Haizea's slot table)."""
+        """Every VM's CPU is booked now (a VM saving or reloading a lease's state, or receiving
+        its image or state, holds its memory or network, not its CPU, in Haizea's slot table)."""
         ids, _ = self.table.free_at(now)
         if len(ids):
             return False
@@ -849,8 +859,7 @@ class LocalCloud:
             q = self._owner[r.id]  # type: ignore[index]
             if q is None:
                 continue
-            if r.id == q.save_res or (r.id == q.res and q.phase == RUNNING and now < q.run_from
-                                      and q.prep_kind != FRESH):
+            if r.id == q.save_res or r.id == q.res and (q.phase == PREP or q.phase == RUNNING and now < q.run_from):
                 return False
         return True
 
@@ -944,10 +953,11 @@ class LocalCloud:
                 thr: float | None) -> tuple[tuple[int, ...], float | None] | None:
         """Haizea's greedy mapping of ``p`` from ``s`` for ``length``: the VMs free at ``s`` in the
         order of its host selection (:meth:`_by_score`), the first ``n`` of them; the lease runs
-        on them until the first is needed again. ``(VMs, None)`` if that covers its run, ``(VMs, cut)`` if it must be
-        suspended at ``cut`` and the gap from ``s`` is at least the threshold ``thr`` (``None``:
-        any gap with a non-empty run); else ``None``. A lease that may not be suspended
-        (``fill_gaps`` off, or not preemptible) needs VMs free for ``length``."""
+        on them until the first is needed again. ``(VMs, None)`` if that covers its run,
+        ``(VMs, cut)`` if it must be suspended at ``cut`` and the gap from ``s`` is at least the
+        threshold ``thr`` (``None``: any gap with a non-empty run); else ``None``. A lease that
+        may not be suspended (``fill_gaps`` off, or not preemptible) needs VMs free for
+        ``length``."""
         free = self._free_at(s, only)
         n = p.job.procs
         end = s + length
