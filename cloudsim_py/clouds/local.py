@@ -620,8 +620,9 @@ class LocalCloud:
 
     def _cancel(self, q: Plan, now: float) -> None:
         """Haizea's cancel and requeue: a running lease is stopped and its work thrown away (it
-        starts afresh; a lease resumed before loses its earlier runs too, see
-        docs/federation.md); a planned one loses its plan (a suspended lease stays suspended)."""
+        starts afresh; a lease resumed before loses its earlier runs too, where Haizea keeps
+        them: docs/federation.md); a planned one loses its plan (a suspended lease stays
+        suspended)."""
         self.counters.requeued += 1
         if q.phase == RUNNING:
             self._drop_bookings(q)
@@ -1105,13 +1106,13 @@ class LocalCloud:
         self._phase(copy.plan, "copy", copy.start, copy.end, copy.vms)
 
     def _drop_copies(self, p: Plan, now: float) -> None:
-        """Cancel ``p``'s copies not yet over (one under way is recorded as cancelled)."""
+        """Cancel ``p``'s copies not yet over (the part of one under way is recorded)."""
         for copy in p.copies:
             if copy.event is not None:
                 self.dc.cancel_wake(copy.event)
                 self._copies.pop(copy, None)
                 if copy.start < now:
-                    self._phase(p, "cancelled", copy.start, now, copy.vms)
+                    self._phase(p, "copy", copy.start, now, copy.vms)
         p.copies = []
 
     def _by_score(self, free: dict[int, float], s: float, duration: float, n: int) -> list[int]:

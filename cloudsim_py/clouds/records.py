@@ -11,8 +11,9 @@ reservation took the VMs first, or a plan changed), and three of Haizea's (Sotom
 ``shutdown`` (after a best-effort run that was not cut short: the VMs stay booked, the next
 lease starts after it), ``copy`` (a suspended lease's state sent ahead to the VMs it will resume
 on, while it waits: **network traffic that holds no VM**, so a checker of VM occupancy must not
-count it; its ``vms`` are the receiving VMs) and ``lost`` (a run thrown away when an advance
-reservation cancelled a lease that had not run its scheduling threshold; the lease starts over).
+count it; its ``vms`` are the receiving VMs) and ``lost`` (runs thrown away when an advance
+reservation cancelled a lease that had not run its scheduling threshold: the lease starts over,
+so every run it had is lost; the runs of a lease add up to its run time).
 Run and lost intervals come from the datacenter's start, resume, suspend, kill and finish; the
 others from the scheduler's ``on_phase`` calls.
 """
@@ -51,11 +52,15 @@ class LeaseRecords(DatacenterListener):
         self.rejected: list[tuple[int, float, str]] = []
         self._open: dict[int, tuple[float, tuple[int, ...]]] = {}
         self._reload_end: dict[int, float] = {}
+        #: the interval of a reload recorded when it began (cut short if the run is cut first)
+        self._reload_at: dict[int, int] = {}
 
     # -- the scheduler's overheads ----------------------------------------------------------------
     def on_phase(self, job: Any, kind: str, start: float, end: float, vms: tuple[int, ...]) -> None:
         if kind == "reload":
             self._reload_end[job.id] = end
+            if end > start:
+                self._reload_at[job.id] = len(self.intervals)
         if end > start:
             self.intervals.append(Interval(job.id, kind, start, end, vms))
 
@@ -70,11 +75,18 @@ class LeaseRecords(DatacenterListener):
     def _close(self, job: Any, kind: str = "run") -> None:
         start, vms = self._open.pop(job.id)
         now = self.dc.now
+        k = self._reload_at.pop(job.id, None)
+        if k is not None and self.intervals[k].end > now:      # stopped while reloading
+            self.intervals[k] = self.intervals[k]._replace(end=now)
         if now > start:
             self.intervals.append(Interval(job.id, kind, start, now, vms))
 
     def on_kill(self, job: Any) -> None:
+        """A killed job's work is thrown away, all of it (it starts over): its runs so far
+        become ``lost``."""
         self._close(job, "lost")
+        self.intervals = [i._replace(kind="lost") if i.job == job.id and i.kind == "run" else i
+                          for i in self.intervals]
 
     def on_suspend(self, job: Any) -> None:
         self._close(job)
