@@ -40,7 +40,7 @@ def main() -> None:
     base = None
     by: dict[tuple[str, int], list[dict]] = {}
     csv = ["share_pct,duration_h,size,mode,be_done_s,be_avg_slowdown,be_avg_wait_s,ar_finished,ar_rejected,"
-           "ar_avg_delay_s,be_preempted,gap_starts"]
+           "ar_avg_delay_s,be_preempted,be_requeued,gap_starts"]
     for r in rows:
         if r["status"] != "ok":
             raise SystemExit(f"{RESULTS}: run {r['run_id']} failed: {r['error']}")
@@ -53,22 +53,24 @@ def main() -> None:
         share, dur, size = int(m.group(1)), int(m.group(2)), m.group(3)
         by.setdefault((r[MODE], share), []).append(r)
         csv.append(f"{share},{dur},{size},{r[MODE]},{r['be_done']},{r['be_avg_slowdown']:.4f},{r['be_avg_wait']:.2f},"
-                   f"{r['ar_finished']},{r['ar_rejected']},{r['ar_avg_delay']:.2f},{r['be_preempted']},"
+                   f"{r['ar_finished']},{r['ar_rejected']},{r['ar_avg_delay']:.2f},{r['be_preempted']},{r['be_requeued']},"
                    f"{r['gap_starts']}")
     assert base is not None, "the run without ARs is missing"
     shares = sorted({s for _, s in by})
     mean = {k: {key: statistics.fmean(float(r[key]) for r in v)
-                for key in ("be_done", "be_avg_slowdown", "ar_rejected", "be_preempted", "gap_starts", "ar_avg_delay")}
+                for key in ("be_done", "be_avg_slowdown", "ar_rejected", "be_preempted", "be_requeued", "gap_starts",
+                            "ar_avg_delay")}
             for k, v in by.items()}
     lines = ["| ARs (% of work) | all BE done, suspend (days) | reject (days) | no ARs (days) | "
              "BE slowdown, suspend | reject | no ARs | BE leases started in a gap (suspend) | "
-             "BE leases preempted by an AR (suspend) | ARs refused (suspend / reject) |",
+             "BE leases preempted by an AR, of them cancelled (suspend) | ARs refused (suspend / reject) |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for s in shares:
         a, b = mean[("suspend", s)], mean[("reject", s)]
         lines.append(f"| {s} | {a['be_done'] / DAY:.2f} | {b['be_done'] / DAY:.2f} | {base['be_done'] / DAY:.2f} | "
                      f"{a['be_avg_slowdown']:.1f} | {b['be_avg_slowdown']:.1f} | {base['be_avg_slowdown']:.1f} | "
-                     f"{a['gap_starts']:.1f} | {a['be_preempted']:.1f} | {a['ar_rejected']:.2f} / {b['ar_rejected']:.2f} |")
+                     f"{a['gap_starts']:.1f} | {a['be_preempted']:.1f}, {a['be_requeued']:.1f} | "
+                     f"{a['ar_rejected']:.2f} / {b['ar_rejected']:.2f} |")
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, key, label, scale in ((axes[0], "be_done", "all best-effort work done (days)", DAY),
                                   (axes[1], "be_avg_slowdown", "best-effort average slowdown", 1.0)):

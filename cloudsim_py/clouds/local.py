@@ -462,7 +462,7 @@ class LocalCloud:
             got = self._claim(n, a, a + _positive(span), now)
             if got is None:
                 return (f"needs {n} VMs over [{a:g}, {a + span:g}) and fewer are free or held by "
-                        "best-effort leases that can be suspended in time")
+                        f"best-effort leases {self._preemptible_text()}")
             return a, got[0], got[1]
         # a task: the earliest time it fits, or earlier by preempting best-effort tasks
         lo = max(now, p.ready_at)
@@ -487,6 +487,13 @@ class LocalCloud:
                 if got is not None:
                     return t2, got[0], got[1]
         return t1, vms1, []
+
+    def _preemptible_text(self) -> str:
+        """Which best-effort leases an AR may preempt, for a refusal's reason."""
+        age = self.options.preempt_max_age
+        what = ("that can be suspended in time" if self.options.threshold_factor is None
+                else "it may preempt (suspended or cancelled)")
+        return what if age is None else f"{what} submitted less than {age:g} s before its start"
 
     def _cuttable(self, q: Plan, a: float, now: float) -> bool:
         """Can best-effort lease ``q`` free its VMs by ``a`` (suspended, its state saved; with a

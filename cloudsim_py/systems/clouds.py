@@ -169,6 +169,7 @@ class LeaseSystemRun:
         for key in ("ar_rejected", "immediate_rejected", "gap_starts"):
             out[key] = counters.get(key, 0)
         out["be_preempted"] = counters.get("preemptions", 0)
+        out["be_requeued"] = counters.get("requeued", 0)
         out.update(_overheads(self.records))
         return out
 
@@ -389,7 +390,8 @@ LEASE_ROWS = (("leases finished", "jobs_finished"), ("leases rejected", "jobs_re
               ("all best-effort work done at (s)", "be_done"), ("best-effort avg slowdown", "be_avg_slowdown"),
               ("best-effort avg wait (s)", "be_avg_wait"), ("ARs finished", "ar_finished"),
               ("ARs refused", "ar_rejected"), ("ARs late", "ar_late"), ("AR avg delay (s)", "ar_avg_delay"),
-              ("best-effort leases preempted", "be_preempted"), ("suspensions", "preemptions"),
+              ("best-effort leases preempted", "be_preempted"), ("  of them cancelled and requeued", "be_requeued"),
+              ("suspensions", "preemptions"),
               ("migrations", "migrations"), ("wall seconds", "wall_seconds"))
 DAG_ROWS = (("DAG jobs finished", "dag_jobs_finished"), ("DAG jobs refused", "dag_jobs_rejected"),
             ("avg job execution time (s)", "avg_job_time"), ("  AR jobs (s)", "avg_job_time_ar"),
