@@ -29,10 +29,10 @@ class CloudScheduler(Broker, abc.ABC):
     cloud_system = True
     local: LocalCloud
 
-    def __init__(self, preemption: str = "suspend", backfill: bool = True, migrate: bool = True,
-                 fill_gaps: bool = True, ar_vms: str = "free-first") -> None:
-        self.options = LocalOptions(preemption=preemption, backfill=backfill, migrate=migrate,
-                                    fill_gaps=fill_gaps, ar_vms=ar_vms)
+    def __init__(self, preemption: str = "suspend", backfill: bool | str = True, migrate: bool = True,
+                 fill_gaps: bool = True, ar_vms: str = "free-first", *, options: LocalOptions | None = None) -> None:
+        self.options = options if options is not None else LocalOptions(
+            preemption=preemption, backfill=backfill, migrate=migrate, fill_gaps=fill_gaps, ar_vms=ar_vms)
 
     def bind(self, dc: Any) -> None:
         super().bind(dc)
@@ -58,6 +58,10 @@ class CloudScheduler(Broker, abc.ABC):
         return attrs.asdict(self.local.counters)
 
 
+#: "not given": a ``leases`` parameter left to its preset or its default
+UNSET: Any = attrs.NOTHING
+
+
 @register_broker("leases", "Haizea-style lease scheduling in one cloud: AR reserved (preempting best-effort "
                            "by suspend/resume), best-effort FCFS with backfilling, immediate now or rejected")
 class LeaseScheduler(CloudScheduler):
@@ -67,4 +71,20 @@ class LeaseScheduler(CloudScheduler):
     best-effort leases may start around the first blocked one (else strict FCFS); ``migrate``: a
     suspended lease may resume on other VMs; ``fill_gaps``: a preemptible lease may start in a
     gap before a reservation and be suspended for it (suspend mode only); ``ar_vms``: which VMs
-    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`)."""
+    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`).
+
+    Haizea 1.0's rules (Sotomayor et al.), each off by default: ``backfill: aggressive``,
+    ``threshold_factor``, ``preempt_order``, ``preempt_max_age``, ``copy_ahead``; ``preset:
+    haizea`` switches them all on (its test configuration's discipline; the other keys given
+    change it). Its costs are ``federation.overheads: {preset: haizea}``
+    (:class:`~cloudsim_py.clouds.overheads.Overheads`). docs/federation.md, "Haizea 1.0 and this
+    project", lists every rule."""
+
+    def __init__(self, preset: str | None = None, preemption: str = UNSET, backfill: bool | str = UNSET,
+                 migrate: bool = UNSET, fill_gaps: bool = UNSET, ar_vms: str = UNSET,
+                 threshold_factor: float | None = UNSET, preempt_order: str = UNSET,
+                 preempt_max_age: float | None = UNSET, copy_ahead: bool = UNSET) -> None:
+        given = {"preemption": preemption, "backfill": backfill, "migrate": migrate, "fill_gaps": fill_gaps,
+                 "ar_vms": ar_vms, "threshold_factor": threshold_factor, "preempt_order": preempt_order,
+                 "preempt_max_age": preempt_max_age, "copy_ahead": copy_ahead}
+        super().__init__(options=LocalOptions.preset(preset, **{k: v for k, v in given.items() if v is not UNSET}))

@@ -27,6 +27,15 @@ saves, reloads, migrations), with the local discipline every policy of a cloud s
   rejected.
 - A lease that ends before its requested duration frees its VMs then.
 
+**Haizea 1.0's rules** (Sotomayor et al.; :class:`LocalOptions`, each off by default, all on in
+the ``haizea`` preset; docs/federation.md, "Haizea 1.0 and this project"): a scheduling threshold
+for gap starts and for suspending rather than cancelling a lease an AR preempts; the oldest
+best-effort lease preempted first; aggressive backfilling (:meth:`LocalCloud._aggressive_pass`:
+one lease booked in the future, re-planned when a run ends early; later leases start in gaps
+before any booking; Haizea's greedy choice of VMs); the state of a suspended lease copied ahead
+to the VMs it will resume on (network traffic, holding no VM); a shutdown after a run that is not
+cut short (:class:`~cloudsim_py.clouds.overheads.Overheads` gives its length).
+
 **Order within a timestamp.** Every planned suspension and every end of a save happens in the
 ``PREEMPT`` phase, after the finishes and before anything takes VMs; every planned start (a
 transfer or migration over) in the ``TIMER`` phase, after every release at that time
@@ -43,9 +52,9 @@ from __future__ import annotations
 
 import logging
 import math
-from bisect import bisect_left
-from itertools import count
-from operator import attrgetter
+from bisect import bisect_left, bisect_right
+from itertools import accumulate, count
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 import attrs
@@ -72,18 +81,41 @@ BEST_EFFORT = LeaseMode.BEST_EFFORT
 IMMEDIATE = LeaseMode.IMMEDIATE
 
 #: where a lease is: queued (new or suspended), preparing (transfer or migration), running
-#: (in the datacenter, reload included), saving its state after a suspension, done
-WAITING, PREP, RUNNING, SAVING, DONE = range(5)
+#: (in the datacenter, reload included), saving its state after a suspension, done; planned
+#: (booked to begin later: aggressive backfilling), shutting down (after its run, Haizea)
+WAITING, PREP, RUNNING, SAVING, DONE, PLANNED, SHUTDOWN = range(7)
+#: aggressive backfilling: how many best-effort leases may be booked in the future at once
+FUTURE_LEASES = 1
+#: two times closer than this are the same (a run's planned and real end)
+EPS = 1e-6
 #: how a waiting lease can start: from scratch, resumed on its VMs, resumed on others
 FRESH, IN_PLACE, MIGRATE = range(3)
 PREEMPTION = ("suspend", "reject", "start-late")
 AR_VMS = ("free-first", "arbitrary")
+PREEMPT_ORDER = ("newest", "oldest")
 #: the slot table books positive intervals: a task of zero length is booked for this long
 TINY = 1e-9
 
 
 def _positive(d: float) -> float:
     return d if d > 0 else TINY
+
+
+@attrs.define(slots=True, eq=False)
+class Copy:
+    """One round of a suspended lease's state copy (``copy_ahead``): network traffic from the
+    ``pairs``' first VMs to their second ones over ``[start, end)``; it holds no VM."""
+
+    plan: "Plan"
+    start: float
+    end: float
+    pairs: tuple[tuple[int, int], ...]
+    event: Any = None
+
+    @property
+    def vms(self) -> tuple[int, ...]:
+        """The receiving VMs."""
+        return tuple(d for _, d in self.pairs)
 
 
 class PhaseListener(Protocol):
@@ -119,6 +151,15 @@ class Plan:
     prep_kind: int = FRESH
     run_from: float = 0.0          #: progress starts (after transfer or reload)
     started: bool = False          #: has run before (a start from now on is a resume)
+    shutdown: float = 0.0          #: after a run that was not cut short (Haizea)
+    save_est: float = 0.0          #: Haizea's whole-lease suspend estimate (its threshold)
+    reload_est: float = 0.0        #: Haizea's whole-lease resume estimate
+    arrival: tuple = ()            #: its first queue place (the preemption order)
+    begin_at: float = INF          #: planned: when its preparation or resumption begins
+    vm_start: float = INF          #: planned (or running): when its current run begins
+    future: bool = False           #: booked at a future candidate (Haizea's "future lease")
+    copies: list = attrs.Factory(list)   #: its state copies (:class:`Copy`)
+    saved_at: float = 0.0          #: end of its last save
 
     def __repr__(self) -> str:
         return f"Plan(job {self.job.id}, phase {self.phase}, vms {self.vms})"
@@ -129,19 +170,41 @@ class LocalOptions:
     """The local discipline's options: ``preemption`` (``suspend``: ARs preempt best-effort leases
     by suspend/resume; ``reject``: nothing is preempted, an AR whose VMs are not free at its
     start is rejected; ``start-late``: nothing is preempted, an AR starts as soon after its
-    requested start as its VMs are free), ``backfill`` (later best-effort leases may start
-    around the first blocked one; else strict FCFS), ``migrate`` (a suspended lease may resume
-    on other VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation
-    and be suspended for it; suspend mode only), ``ar_vms`` (which VMs an AR gets:
-    ``free-first``, the lowest free ids, then those of the newest best-effort leases; or
-    ``arbitrary``, Li et al. IV-C's "a set of required VMs are selected arbitrarily": drawn at
-    random among every VM no other AR holds, preempting the best-effort work on them)."""
+    requested start as its VMs are free), ``backfill`` (``True``: later best-effort leases may
+    start around the first blocked one, whose earliest run is held for them at every pass
+    (EASY); ``False``: strict FCFS; ``"aggressive"``: Haizea 1.0's aggressive backfilling, see
+    :meth:`LocalCloud._aggressive_pass`), ``migrate`` (a suspended lease may resume on other
+    VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation and be
+    suspended for it; suspend mode only, except with aggressive backfilling, where it is
+    Haizea's ``suspension: all``), ``ar_vms`` (which VMs an AR gets: ``free-first``, the lowest
+    free ids, then those of the best-effort leases it preempts; or ``arbitrary``, Li et al.
+    IV-C's "a set of required VMs are selected arbitrarily": drawn at random among every VM no
+    other AR holds, preempting the best-effort work on them).
+
+    Haizea 1.0's rules (Sotomayor et al.; each off by default, all on in the ``haizea`` preset,
+    :data:`PRESETS`): ``threshold_factor`` (Haizea's ``scheduling-threshold-factor``: a lease
+    starts in a gap before a reservation only if the gap is at least ``(1 + factor) E`` with
+    ``E`` its whole-lease suspend estimate, plus the resume estimate for a suspended lease
+    waiting in the queue; and an AR suspends a running lease only if it has run that long since
+    its current run started, else the lease is cancelled, its run lost, and queued again;
+    ``None``: a gap in which a lease makes progress before its save is enough, and a lease is
+    preempted only if it can be saved in time), ``preempt_order`` (which best-effort leases an AR
+    preempts first: the ``newest`` or, as Haizea, the ``oldest``), ``preempt_max_age`` (seconds:
+    a best-effort lease submitted at least this long before an AR's start is never preempted by
+    it; Haizea: 7 days), ``copy_ahead`` (Haizea's migration: a suspended lease planned to resume
+    on other VMs has its state copied there over the network as soon as it is planned, while it
+    waits, and a suspended lease's earliest restart is the planning time plus one copy, on its
+    own VMs too; needs aggressive backfilling, which plans resumptions in advance)."""
 
     preemption: str = "suspend"
-    backfill: bool = True
+    backfill: bool | str = True
     migrate: bool = True
     fill_gaps: bool = True
     ar_vms: str = "free-first"
+    threshold_factor: float | None = None
+    preempt_order: str = "newest"
+    preempt_max_age: float | None = None
+    copy_ahead: bool = False
 
     def __attrs_post_init__(self) -> None:
         if self.preemption == "wait":
@@ -149,12 +212,47 @@ class LocalOptions:
                              "are busy); 'reject' refuses such an AR, as Haizea does without preemption")
         if self.preemption not in PREEMPTION:
             raise ValueError(f"preemption must be one of {', '.join(PREEMPTION)}, got {self.preemption!r}")
-        for key in ("backfill", "migrate", "fill_gaps"):
+        if not isinstance(self.backfill, bool) and self.backfill != "aggressive":
+            raise ValueError(f"backfill must be true, false or 'aggressive', got {self.backfill!r}")
+        for key in ("migrate", "fill_gaps", "copy_ahead"):
             value = getattr(self, key)
             if not isinstance(value, bool):
                 raise ValueError(f"{key} must be true or false, got {value!r}")
         if self.ar_vms not in AR_VMS:
             raise ValueError(f"ar_vms must be one of {', '.join(AR_VMS)}, got {self.ar_vms!r}")
+        for key in ("threshold_factor", "preempt_max_age"):
+            value = getattr(self, key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                      or not 0 <= value < INF):
+                raise ValueError(f"{key} must be a number >= 0 or null (off), got {value!r}")
+        if self.preempt_order not in PREEMPT_ORDER:
+            raise ValueError(f"preempt_order must be one of {', '.join(PREEMPT_ORDER)}, got {self.preempt_order!r}")
+        if self.copy_ahead and self.backfill != "aggressive":
+            raise ValueError("copy_ahead needs backfill: aggressive (a suspended lease's state is copied when "
+                             "its resumption is planned, which only aggressive backfilling does in advance)")
+
+    @classmethod
+    def preset(cls, name: str | None, **changes: Any) -> "LocalOptions":
+        """The values of preset ``name`` (:data:`PRESETS`; ``None``: the defaults) with ``changes``
+        (a ``ValueError`` names an unknown preset)."""
+        if name is not None and name not in PRESETS:
+            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}")
+        return cls(**{**(PRESETS[name] if name is not None else {}), **changes})
+
+    @property
+    def aggressive(self) -> bool:
+        return self.backfill == "aggressive"
+
+
+#: named sets of options: Haizea 1.0's test configuration (ar-preempts-everything, aggressive
+#: backfilling, suspension all, migration yes, scheduling-threshold-factor 1; its preemption
+#: policy preempts the oldest best-effort lease first and never one submitted 7 days or more
+#: before the AR's start)
+PRESETS: dict[str, dict[str, Any]] = {
+    "haizea": {"preemption": "suspend", "backfill": "aggressive", "migrate": True, "fill_gaps": True,
+               "ar_vms": "free-first", "threshold_factor": 1.0, "preempt_order": "oldest",
+               "preempt_max_age": 7 * 86400.0, "copy_ahead": True},
+}
 
 
 @attrs.define(slots=True)
@@ -166,6 +264,8 @@ class LocalCounters:
     ar_delay: float = 0.0          #: seconds ARs started after their requested start (start-late)
     immediate_rejected: int = 0
     preemptions: int = 0           #: best-effort leases cut for an AR
+    requeued: int = 0              #: best-effort leases an AR cancelled and queued again (a run so far lost)
+    copies: int = 0                #: state copies booked ahead of a resumption elsewhere (copy_ahead)
     gap_starts: int = 0            #: best-effort starts planned to be suspended
     cancelled: int = 0             #: preparations cut short by an AR
 
@@ -187,6 +287,17 @@ class LocalCloud:
         self.options = options if options is not None else LocalOptions()
         self.overheads = overheads if overheads is not None else Overheads()
         self.fill_gaps = self.options.fill_gaps and self.options.preemption == "suspend"
+        self._aggressive = self.options.aggressive
+        #: Haizea's future leases (aggressive backfilling): booked at a future candidate, their run
+        #: not begun
+        self._future: dict[Plan, None] = {}
+        #: runs ended early at this time, their re-plans to come: (planned end, booking, plan)
+        self._early: list[tuple[float, int, Plan]] = []
+        #: the state copies booked and not over (they weigh in Haizea's choice of VMs)
+        self._copies: dict[Copy, None] = {}
+        #: :meth:`_free_at`'s answers for one state of the slot table at one time
+        self._free_memo: dict[tuple[float, tuple[int, ...] | None], dict[int, float]] = {}
+        self._free_stamp: tuple[int, float] = (-1, -INF)
         self.n_vms = n
         self.table = SlotTable(n)
         self.hard = SlotTable(n)         #: the bookings no AR can take (ARs, immediate, saves...)
@@ -215,9 +326,9 @@ class LocalCloud:
         self.phase_listeners.append(listener)
         return listener
 
-    def _phase(self, p: Plan, kind: str, start: float, end: float) -> None:
+    def _phase(self, p: Plan, kind: str, start: float, end: float, vms: tuple[int, ...] | None = None) -> None:
         for listener in self.phase_listeners:
-            listener.on_phase(p.job, kind, start, end, p.vms)
+            listener.on_phase(p.job, kind, start, end, p.vms if vms is None else vms)
 
     @property
     def version(self) -> int:
@@ -270,11 +381,14 @@ class LocalCloud:
         not yet admitted: its overheads on this cloud, its queue place."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
-        times = self.overheads.times(self.cloud, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0))
+        times = self.overheads.times(self.cloud, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0),
+                                     job.procs)
         hard = not (mode is BEST_EFFORT and getattr(desc, "preemptible", True))
         nb = float(getattr(desc, "not_before", desc.submit_time)) if ready_at is None else float(ready_at)
-        return Plan(job, (desc.submit_time, next(self._seq)), times.transfer, times.save, times.reload,
-                    times.migrate, hard, float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None))
+        key = (desc.submit_time, next(self._seq))
+        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, hard,
+                    float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None), shutdown=times.shutdown,
+                    save_est=times.save_estimate, reload_est=times.reload_estimate, arrival=key)
 
     def admit(self, job: Job) -> None:
         """A job submitted to the datacenter: reserve it (AR), start it or refuse it (immediate),
@@ -312,7 +426,7 @@ class LocalCloud:
     def _admit_immediate(self, p: Plan) -> None:
         now = self.dc.now
         job = p.job
-        need = now + p.xfer + p.left
+        need = now + p.xfer + p.left + p.shutdown
         free = self._free_now(now)
         fits = [v for v, u in free.items() if u >= need]
         if len(fits) < job.procs:
@@ -329,7 +443,7 @@ class LocalCloud:
         as soon after as its VMs are free (start-late); a task AR (no requested start) as soon as
         it is ready and its VMs can be had."""
         n = p.job.procs
-        span = p.xfer + p.left
+        span = p.xfer + p.left + p.shutdown
         start = p.start
         mode = self.options.preemption
         if start is not None:
@@ -349,7 +463,7 @@ class LocalCloud:
             got = self._claim(n, a, a + _positive(span), now)
             if got is None:
                 return (f"needs {n} VMs over [{a:g}, {a + span:g}) and fewer are free or held by "
-                        "best-effort leases that can be suspended in time")
+                        f"best-effort leases {self._preemptible_text()}")
             return a, got[0], got[1]
         # a task: the earliest time it fits, or earlier by preempting best-effort tasks
         lo = max(now, p.ready_at)
@@ -375,22 +489,37 @@ class LocalCloud:
                     return t2, got[0], got[1]
         return t1, vms1, []
 
+    def _preemptible_text(self) -> str:
+        """Which best-effort leases an AR may preempt, for a refusal's reason."""
+        age = self.options.preempt_max_age
+        what = ("that can be suspended in time" if self.options.threshold_factor is None
+                else "it may preempt (suspended or cancelled)")
+        return what if age is None else f"{what} submitted less than {age:g} s before its start"
+
     def _cuttable(self, q: Plan, a: float, now: float) -> bool:
-        """Can best-effort lease ``q`` free its VMs by ``a`` (suspended, its state saved)?"""
+        """Can best-effort lease ``q`` free its VMs by ``a`` (suspended, its state saved; with a
+        scheduling threshold, suspended or cancelled and queued again, as Haizea does)? Never a
+        lease submitted ``preempt_max_age`` or more before ``a`` (Haizea's preemption policy)."""
         if q.hard:
             return False
-        if q.phase == PREP:
-            return True                     # the transfer is cut short, nothing to save
+        age = self.options.preempt_max_age
+        if age is not None and a - q.job.submit_time >= age:
+            return False
+        if q.phase == PREP or q.phase == PLANNED:
+            return True                     # the transfer is cut short / the plan is changed
         if q.phase != RUNNING:
             return False
+        if self.options.threshold_factor is not None:
+            return True                     # suspended if it can be, else cancelled (_preempt)
         s = a - q.save
         return s >= now and s >= q.run_from
 
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
         """``n`` VMs over ``[a, e)``: free ones first (lowest ids), then those of best-effort
         leases that can be suspended in time (their run and any planned save give way), newest
-        lease first; or, with ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs
-        and those such leases hold. ``None`` if too few."""
+        lease first (``preempt_order: oldest``: oldest first, Haizea's order); or, with
+        ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs and those such leases
+        hold. ``None`` if too few."""
         table = self.table
         free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
@@ -412,7 +541,8 @@ class LocalCloud:
         chosen: set[Plan] = set()
         freed: list[int] = []
         seen: set[int] = set()
-        for q in sorted(units, key=attrgetter("key"), reverse=True):     # newest first
+        newest = self.options.preempt_order == "newest"
+        for q in sorted(units, key=attrgetter("arrival"), reverse=newest):
             chosen.add(q)
             for v in q.vms:
                 if v not in seen and all(b is not None and b in chosen for b in blockers.get(v, ())):
@@ -461,7 +591,7 @@ class LocalCloud:
             self.counters.ar_delay += start - p.start
         p.vms = vms
         p.prep_start = a
-        p.res = self._book(p, vms, a, start + p.left, True)
+        p.res = self._book(p, vms, a, start + p.left + p.shutdown, True)
         p.phase = PREP
         p.prep_kind = FRESH
         if start == now:
@@ -471,7 +601,11 @@ class LocalCloud:
         return True
 
     def _preempt(self, q: Plan, a: float, now: float) -> None:
-        """Free ``q``'s VMs by ``a``: cut its preparation short, or suspend it at ``a - save``."""
+        """Free ``q``'s VMs by ``a``: cut its preparation short, or suspend it at ``a - save``.
+        With a scheduling threshold ``T`` (Haizea 1.0's AR preemption), a lease whose run would
+        not have lasted ``T`` by ``a`` since its current run began, or that cannot save its
+        state by ``a``, is cancelled and queued again, its run lost; a lease only planned
+        (aggressive backfilling) to run from ``a`` on is planned again."""
         self.counters.preemptions += 1
         if q.phase == PREP:
             self.counters.cancelled += 1
@@ -479,12 +613,47 @@ class LocalCloud:
             q.go = None
             self._phase(q, "cancelled", q.prep_start, now)
             self._drop_bookings(q)
-            q.phase = WAITING
-            q.ready_at = now
-            self._waiting.add(q)
-            self._full = True
+            self._requeue(q, now)
             return
-        self._plan_cut(q, a - q.save, now)
+        cut = a - q.save
+        thr = self._threshold(q, False)
+        vm_start = q.run_from if q.phase == RUNNING else q.vm_start
+        doomed = q.phase == PLANNED and (vm_start >= a or cut < vm_start)
+        if thr is not None and (a - vm_start < thr or cut < max(now, vm_start)):
+            doomed = True
+        if doomed:
+            self._cancel(q, now)
+        else:
+            self._plan_cut(q, cut, now)
+
+    def _cancel(self, q: Plan, now: float) -> None:
+        """Haizea's cancel and requeue: a running lease is stopped and its work thrown away (it
+        starts afresh; a lease resumed before loses its earlier runs too, where Haizea keeps
+        them: docs/federation.md); a planned one loses its plan (a suspended lease stays
+        suspended)."""
+        self.counters.requeued += 1
+        if q.phase == RUNNING:
+            self._drop_bookings(q)
+            self.dc.kill(q.job)
+            q.left = float(q.job.desc.runtime_estimate)
+            q.started = False
+            q.last_vms = ()
+        else:
+            self._unplan(q, now)
+        self._requeue(q, now)
+
+    def _requeue(self, q: Plan, now: float) -> None:
+        """``q`` waits in the queue again, ready now; with aggressive backfilling (Haizea's queue)
+        behind every waiting lease submitted at the same time as it."""
+        self._future.pop(q, None)
+        q.future = False
+        q.phase = WAITING
+        q.ready_at = now
+        q.begin_at = q.vm_start = INF
+        if self._aggressive:
+            q.key = (q.key[0], next(self._seq))
+        self._waiting.add(q)
+        self._full = True
 
     def _drop_bookings(self, q: Plan) -> None:
         if q.res is not None:
@@ -499,38 +668,51 @@ class LocalCloud:
         q.cut_at = INF
 
     def _plan_cut(self, q: Plan, s: float, now: float) -> None:
-        """Suspend running lease ``q`` at ``s`` (>= now) and book its save ``[s, s + save)``."""
+        """Suspend running (or planned) lease ``q`` at ``s`` (>= now) and book its save
+        ``[s, s + save)``."""
         if q.cut is not None:
             self.dc.cancel_wake(q.cut)
             q.cut = None
         if q.save_res is not None:
             self._unbook(q.save_res)
             q.save_res = None
-        assert q.res is not None
-        res = self.table[q.res]
-        if s > res.start:
-            if s < res.end:
-                self._shorten(q.res, s)
-        else:                       # suspended the moment it started: nothing of it is left
-            self._unbook(q.res)
-            q.res = None
+        if q.res is not None:
+            res = self.table[q.res]
+            if s > res.start:
+                if s < res.end:
+                    self._shorten(q.res, s)
+            else:                       # suspended the moment it starts: nothing of it is left
+                self._unbook(q.res)
+                q.res = None
         if q.save > 0:
             q.save_res = self._book(q, q.vms, s, s + q.save, True)
         q.cut_at = s
+        if q.phase == PLANNED:
+            return                      # armed when it begins (_begin)
         if s <= now:
             self._suspend(q)
         else:
             q.cut = self.dc.schedule_action(s, self._suspend, q, PREEMPT)
 
+    def _arm_cut(self, p: Plan, now: float) -> None:
+        """A lease that has just begun suspends at its planned cut (at once if its run is empty;
+        one whose preparation ends at its cut, as soon as it is over: :meth:`_go`)."""
+        if p.cut_at == INF or p.cut is not None or p.phase == PREP and p.cut_at <= p.vm_start:
+            return
+        if p.cut_at <= now:
+            self._suspend(p)
+        else:
+            p.cut = self.dc.schedule_action(p.cut_at, self._suspend, p, PREEMPT)
+
     # ------------------------------------------------------------------ starting
     def _start(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
-        """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration, or
-        up to ``cut_at`` and a save) and start the preparation."""
+        """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration and
+        its shutdown, or up to ``cut_at`` and a save) and start the preparation."""
         prep = p.xfer if how == FRESH else p.reload if how == IN_PLACE else p.mig + p.reload
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        end = (now + prep) + p.left if cut_at is None else cut_at
+        end = (now + prep) + p.left + p.shutdown if cut_at is None else cut_at
         p.res = self._book(p, vms, now, end, p.hard)
         if cut_at is not None:
             self.counters.gap_starts += 1
@@ -566,6 +748,7 @@ class LocalCloud:
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)
+        self._arm_cut(p, now)
 
     # ------------------------------------------------------------------ suspending
     def _suspend(self, p: Plan) -> None:
@@ -589,21 +772,417 @@ class LocalCloud:
         if p.save_res is not None:
             self._unbook(p.save_res)
             p.save_res = None
-        p.phase = WAITING
-        p.ready_at = self.dc.now
-        self._waiting.add(p)
-        self._full = True
+        p.saved_at = self.dc.now
+        self._requeue(p, self.dc.now)
 
     # ------------------------------------------------------------------ datacenter events
     def finished(self, job: Job) -> Plan | None:
         """``job`` finished in the datacenter: its bookings are released (a lease that ends
-        before its requested duration frees its VMs now). Returns its plan."""
+        before its requested duration frees its VMs now; one that ran its whole requested
+        duration keeps them for its shutdown, Haizea). Returns its plan. With aggressive
+        backfilling an early end re-plans the future leases (Haizea 1.0)."""
         p = self._plans.pop(job, None)
         if p is None:
             return None
+        now = self.dc.now
+        planned = self._planned_end(p)
+        early = now < planned - EPS
+        self._future.pop(p, None)
+        if early and self._aggressive:
+            # Haizea handles the runs that end early at one time one by one, in the order of
+            # their planned ends, each followed by a re-plan of the future leases
+            if p.cut is not None:
+                self.dc.cancel_wake(p.cut)
+                p.cut = None
+            self._early.append((planned, p.res if p.res is not None else -1, p))
+            if len(self._early) == 1:
+                self.dc.schedule_action(now, self._early_ends, None, PREEMPT)
+        elif p.shutdown > 0 and not early and p.cut_at == INF and p.res is not None:
+            self._shut_down(p, now)         # (a run that ends at its planned cut just ends)
+        else:
+            self._drop_bookings(p)
+            p.phase = DONE
+        return p
+
+    def _planned_end(self, p: Plan) -> float:
+        """When ``p``'s run is planned to end (at a planned cut, or after its whole requested
+        duration); a run that ends before has its planned shutdown or suspension dropped, as
+        Haizea does."""
+        if p.cut_at < INF:
+            return p.cut_at
+        if p.res is not None:
+            return self.table[p.res].end - p.shutdown
+        return -INF
+
+    def _early_ends(self, _: Any) -> None:
+        now = self.dc.now
+        early = sorted(self._early, key=itemgetter(0, 1))
+        self._early = []
+        for _, _, p in early:
+            self._drop_bookings(p)
+            p.phase = DONE
+            self._replan_future(now)
+
+    def _shut_down(self, p: Plan, now: float) -> None:
+        """Haizea's shutdown after a run: the lease's VMs stay booked ``shutdown`` more seconds
+        (``shutdown_s + enactment_s`` per VM); the next lease starts after it."""
+        assert p.res is not None
+        end = now + p.shutdown
+        if self.table[p.res].end > end + EPS:
+            self._shorten(p.res, end)
+        p.phase = SHUTDOWN
+        self._phase(p, "shutdown", now, end)
+        self.dc.schedule_action(end, self._shut, p, PREEMPT)
+
+    def _shut(self, p: Plan) -> None:
         self._drop_bookings(p)
         p.phase = DONE
-        return p
+        self._full = True
+
+    # ------------------------------------------------------------------ Haizea's queue (backfill: aggressive)
+    def _threshold(self, p: Plan, queued: bool) -> float | None:
+        """Haizea's scheduling threshold ``T = (1 + factor) S``: ``S`` is the lease's whole-lease
+        suspend estimate, plus its resume estimate if it is a suspended lease waiting in the
+        queue (``queued``); ``None`` without ``threshold_factor``."""
+        factor = self.options.threshold_factor
+        if factor is None:
+            return None
+        est = p.save_est + (p.reload_est if queued else 0.0)
+        return est * (1.0 + factor)
+
+    def _futures(self, now: float) -> int:
+        """How many future leases there are now: booked at a future candidate, their run not
+        begun (a lease stops counting when its run begins, not its resumption)."""
+        for p in [p for p in self._future if p.vm_start <= now or p.phase == WAITING or p.phase == DONE]:
+            del self._future[p]
+            p.future = False
+        return len(self._future)
+
+    def _cpu_full(self, now: float) -> bool:
+        """Every VM's CPU is booked now (a VM saving or reloading a lease's state, or receiving
+        its image or state, holds its memory or network, not its CPU, in Haizea's slot table)."""
+        ids, _ = self.table.free_at(now)
+        if len(ids):
+            return False
+        for r in self.table.overlapping(now, now + TINY):
+            q = self._owner[r.id]  # type: ignore[index]
+            if q is None:
+                continue
+            if r.id == q.save_res or r.id == q.res and (q.phase == PREP or q.phase == RUNNING and now < q.run_from):
+                return False
+        return True
+
+    def _prep_of(self, p: Plan, vms: tuple[int, ...]) -> float:
+        """What comes before ``p``'s run on ``vms``: its image transfer (a new lease), its reload
+        (a suspended one), after a migration if it moves and its state is not copied ahead."""
+        if not p.started:
+            return p.xfer
+        if vms != p.last_vms and not self.options.copy_ahead:
+            return p.mig + p.reload
+        return p.reload
+
+    def _aggressive_pass(self, now: float) -> None:
+        """Haizea 1.0's queue pass with aggressive backfilling (Sotomayor et al.; each rule in
+        docs/federation.md, "Haizea 1.0 and this project"). The queue is taken in order (by
+        submit time; a lease queued again goes behind those submitted at the same time). Each
+        lease is planned as early as it can begin: now (a suspended lease, with ``copy_ahead``:
+        now plus one copy of its state, even on its own VMs) for its whole remaining run, or for
+        a run up to the next booking and a suspension there if that gap is at least its
+        threshold; failing that, and only while no other lease is booked so (one "future
+        lease"), at the first end of a run after which it can. A future lease is held until its
+        run begins, or an early end re-plans it (:meth:`finished`). A lease that cannot be
+        planned stays queued and the later ones are tried; the pass stops when no future
+        booking is allowed and every VM's CPU is booked now."""
+        self._fresh = []
+        waiting = self._waiting
+        if not waiting:
+            return
+        future = self._futures(now)
+        full: bool | None = None
+        for p in list(waiting):
+            allow = future < FUTURE_LEASES
+            if not allow:
+                if full is None:
+                    full = self._cpu_full(now)
+                if full:
+                    break
+            if p.ready_at > now:
+                self._wake_at(p.ready_at)
+                continue
+            if not allow and not p.started and len(self._free_at(now, None)) < p.job.procs:
+                continue                    # (too few VMs free now: a quick no)
+            fit = self._asap(p, now, allow, p.started)
+            if fit is None:
+                continue
+            waiting.remove(p)
+            self._commit(p, now, *fit)
+            future += fit[3]
+            full = None
+
+    def _asap(self, p: Plan, now: float, allow_future: bool,
+              queued: bool) -> tuple[float, tuple[int, ...], float | None, bool] | None:
+        """Where and when ``p`` can begin (Haizea's ``schedule_asap``): ``(begin, VMs, cut or
+        None, future)``, or ``None``. The earliest time is tried first, then (``allow_future``)
+        the final ends of the booked runs ending after it, in the order of their runs' ends
+        (:meth:`_future_starts`); the first that fits wins."""
+        resumed = p.started
+        est = p.mig if resumed and self.options.migrate and self.options.copy_ahead else 0.0
+        earliest = now + est
+        only = p.last_vms if resumed and not self.options.migrate else None
+        extra = p.reload_est + (p.mig if self.options.migrate and not self.options.copy_ahead else 0.0)
+        length = p.left + (extra if resumed else p.xfer) + p.shutdown
+        thr = self._threshold(p, queued)
+        fit = self._fit_at(p, earliest, length, only, thr)
+        if fit is not None:
+            return earliest, fit[0], fit[1], False
+        if allow_future:
+            starts = self._future_starts(earliest)
+            n = p.job.procs
+            for s, free in zip(starts, self._free_counts(starts)):
+                if free < n:
+                    continue                # (too few VMs free then: a quick no)
+                fit = self._fit_at(p, s, length, only, thr)
+                if fit is not None:
+                    return s, fit[0], fit[1], True
+        return None
+
+    def _free_counts(self, times: list[float]) -> list[int]:
+        """How many VMs are free in the slot table at each of ``times``: ``V`` minus the VMs of
+        the bookings that cover it (sums over the bookings by start and by end)."""
+        starts = sorted((r.start, len(r.vms)) for r in self.table)
+        ends = sorted((r.end, len(r.vms)) for r in self.table)
+        s_at = [t for t, _ in starts]
+        e_at = [t for t, _ in ends]
+        s_sum = list(accumulate((k for _, k in starts), initial=0))
+        e_sum = list(accumulate((k for _, k in ends), initial=0))
+        n = self.n_vms
+        return [n - s_sum[bisect_right(s_at, t)] + e_sum[bisect_right(e_at, t)] for t in times]
+
+    def _fit_at(self, p: Plan, s: float, length: float, only: tuple[int, ...] | None,
+                thr: float | None) -> tuple[tuple[int, ...], float | None] | None:
+        """Haizea's greedy mapping of ``p`` from ``s`` for ``length``: the VMs free at ``s`` in the
+        order of its host selection (:meth:`_by_score`), the first ``n`` of them; the lease runs
+        on them until the first is needed again. ``(VMs, None)`` if that covers its run,
+        ``(VMs, cut)`` if it must be suspended at ``cut`` and the gap from ``s`` is at least the
+        threshold ``thr`` (``None``: any gap with a non-empty run); else ``None``. A lease that
+        may not be suspended (``fill_gaps`` off, or not preemptible) needs VMs free for
+        ``length``."""
+        free = self._free_at(s, only)
+        n = p.job.procs
+        end = s + length
+        if p.hard or not self.options.fill_gaps:
+            free = {v: u for v, u in free.items() if u >= end}
+        if len(free) < n:
+            return None
+        if only is not None:
+            vms = only                      # no migration: its own VMs, each as before
+        else:
+            vms = tuple(self._by_score(free, s, float(p.job.desc.runtime_estimate), n))
+        maxend = min(end, min(free[v] for v in vms))
+        if maxend >= end:
+            return vms, None
+        if thr is not None and maxend - s < thr:
+            return None
+        begin = s + self._prep_of(p, vms)
+        if maxend >= begin + p.left + p.shutdown:
+            return vms, None
+        cut = maxend - p.save
+        if cut < begin or cut == begin and thr is None:
+            return None
+        return vms, cut
+
+    def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
+        """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too),
+        kept while no booking changes (a pass asks the same of many leases)."""
+        now = self.dc.now
+        stamp = (self.table.version, now)
+        if self._free_stamp != stamp:
+            self._free_stamp = stamp
+            self._free_memo = {}
+        key = (s, only)
+        free = self._free_memo.get(key)
+        if free is None:
+            free = self.table.free_until(s, only)
+            if s <= now:
+                idle = set(self.dc.idle_hosts(0))
+                free = {v: u for v, u in free.items() if v in idle}
+            self._free_memo[key] = free
+        return free
+
+    def _future_starts(self, earliest: float) -> list[float]:
+        """Haizea's future candidates: for every booked run ending after ``earliest`` (ARs,
+        leases running or planned), by the end of the run, the end of what follows it (its
+        shutdown or its suspension); then the ends of the shutdowns under way."""
+        runs: list[tuple[float, float]] = []
+        downs: list[float] = []
+        table = self.table
+        for rid, q in self._owner.items():
+            if q is None or rid != q.res:
+                continue
+            r = table[rid]
+            if q.phase == SHUTDOWN:
+                if r.end > earliest:
+                    downs.append(r.end)
+                continue
+            if q.cut_at < INF:
+                run_end, final = q.cut_at, q.cut_at + q.save
+            else:
+                run_end, final = r.end - q.shutdown, r.end
+            if run_end > earliest:
+                runs.append((run_end, final))
+        runs.sort(key=itemgetter(0))
+        return list(dict.fromkeys([f for _, f in runs] + downs))
+
+    def _commit(self, p: Plan, now: float, s: float, vms: tuple[int, ...], cut: float | None,
+                future: bool) -> None:
+        """Book ``p`` as :meth:`_asap` found it: from ``s`` on ``vms`` (its preparation, then its
+        run and shutdown, or its run up to ``cut`` and its save), its state copied ahead if it
+        moves (``copy_ahead``); begin now, or later (a planned lease)."""
+        p.vms = vms
+        p.begin_at = s
+        p.vm_start = s + self._prep_of(p, vms)
+        end = p.vm_start + p.left + p.shutdown if cut is None else cut
+        if end > s:
+            p.res = self._book(p, vms, s, end, p.hard)
+        if cut is not None:
+            self.counters.gap_starts += 1
+            if p.save > 0:
+                p.save_res = self._book(p, vms, cut, cut + p.save, True)
+            p.cut_at = cut
+        if p.started and self.options.copy_ahead and vms != p.last_vms:
+            self._plan_copies(p, now)
+        if future:
+            self._future[p] = None
+            p.future = True
+        if s <= now:
+            self._begin(p)
+        else:
+            p.phase = PLANNED
+            p.go = self.dc.schedule_action(s, self._begin, p, TIMER)
+
+    def _begin(self, p: Plan) -> None:
+        """A planned lease's time has come: start it (after its image transfer, if any) or resume
+        it (in place, or on other VMs: after a migration, unless its state was copied ahead),
+        then arm its planned cut."""
+        now = self.dc.now
+        p.go = None
+        p.prep_start = now
+        if not p.started:
+            p.prep_kind = FRESH
+            if p.xfer > 0:
+                p.phase = PREP
+                p.go = self.dc.schedule_action(now + p.xfer, self._go, p, TIMER)
+            else:
+                self._go(p)
+        else:
+            moved = p.vms != p.last_vms
+            p.prep_kind = MIGRATE if moved else IN_PLACE
+            if moved and not self.options.copy_ahead and p.mig > 0:
+                p.phase = PREP
+                p.go = self.dc.schedule_action(now + p.mig, self._go, p, TIMER)
+            else:
+                self._resume(p, now)
+        self._arm_cut(p, now)
+
+    def _plan_copies(self, p: Plan, now: float) -> None:
+        """Haizea's memory migration (``copy_ahead``): each VM's state goes from its old VM to its
+        new one over the network, in rounds in which no VM sends or receives twice (every VM of
+        the lease counts, moved or not), each as long as one VM's copy, back to back from the
+        end of the lease's save or from now. A copy is network traffic: it holds no VM."""
+        pairs = list(zip(p.last_vms, p.vms))
+        t = max(p.saved_at, now)
+        while pairs:
+            used: set[int] = set()
+            batch, rest = [], []
+            for o, d in pairs:
+                if o in used or d in used:
+                    rest.append((o, d))
+                else:
+                    batch.append((o, d))
+                    used.update((o, d))
+            pairs = rest
+            copy = Copy(p, t, t + p.mig, tuple(batch))
+            copy.event = self.dc.schedule_action(copy.end, self._copied, copy, TIMER)
+            p.copies.append(copy)
+            self._copies[copy] = None
+            self.counters.copies += 1
+            t = copy.end
+
+    def _copied(self, copy: Copy) -> None:
+        copy.event = None
+        self._copies.pop(copy, None)
+        self._phase(copy.plan, "copy", copy.start, copy.end, copy.vms)
+
+    def _drop_copies(self, p: Plan, now: float) -> None:
+        """Cancel ``p``'s copies not yet over (the part of one under way is recorded)."""
+        for copy in p.copies:
+            if copy.event is not None:
+                self.dc.cancel_wake(copy.event)
+                self._copies.pop(copy, None)
+                if copy.start < now:
+                    self._phase(p, "copy", copy.start, now, copy.vms)
+        p.copies = []
+
+    def _by_score(self, free: dict[int, float], s: float, duration: float, n: int) -> list[int]:
+        """The first ``n`` VMs of ``free`` (VM -> until when it is free from ``s``, by id) in the
+        order of Haizea's greedy host selection at ``s`` for a lease of requested ``duration``:
+        the score ``0.5 (4 - min(4, L)) / 4 + 0.25 + 0.25 min(1, D / duration)``, highest
+        first, ties by id; ``L`` counts the leases whose state copies touch the VM at ``s`` (a
+        free VM has no other), ``D`` is how long the VM stays as it is (free, and its copies
+        unchanged). Without copies: the VMs free for ``duration`` by id, then the others by how
+        long they stay free (O(V) when the first suffice)."""
+        if not self._copies:
+            end = s + duration
+            whole = [v for v, u in free.items() if u >= end]
+            if len(whole) >= n:
+                return whole[:n]
+            rest = sorted((v for v, u in free.items() if u < end), key=lambda v: -free[v])
+            return whole + rest[: n - len(whole)]
+        touching: dict[int, set[Plan]] = {}
+        change: dict[int, float] = {}
+        for copy in self._copies:
+            if copy.end <= s:
+                continue
+            at = copy.end if copy.start <= s else copy.start
+            for pair in copy.pairs:
+                for v in pair:
+                    if copy.start <= s:
+                        touching.setdefault(v, set()).add(copy.plan)
+                    if at < change.get(v, INF):
+                        change[v] = at
+
+        def score(v: int) -> float:
+            d = min(free[v], change.get(v, INF)) - s
+            near = 1.0 if d >= duration else d / duration
+            return 0.5 * ((4 - min(4, len(touching.get(v, ())))) / 4.0) + 0.25 * 1.0 + 0.25 * near
+
+        return sorted(free, key=lambda v: -score(v))[:n]
+
+    def _unplan(self, p: Plan, now: float) -> None:
+        """Drop a planned lease's plan: its start, copies, bookings, its place among the future
+        leases."""
+        if p.go is not None:
+            self.dc.cancel_wake(p.go)
+            p.go = None
+        self._drop_copies(p, now)
+        self._drop_bookings(p)
+        self._future.pop(p, None)
+        p.future = False
+        p.begin_at = p.vm_start = INF
+
+    def _replan_future(self, now: float) -> None:
+        """Haizea re-plans its future leases when a run ends early: each one whose plan has not
+        begun is planned again now, with the threshold of a lease that is not queued (Haizea's
+        state then is "suspended-pending"), and may again be booked in the future."""
+        for p in list(self._future):
+            if p.phase != PLANNED:
+                continue
+            self._unplan(p, now)
+            fit = self._asap(p, now, self._futures(now) < FUTURE_LEASES, False)
+            if fit is None:
+                self._requeue(p, now)
+            else:
+                self._commit(p, now, *fit)
 
     # ------------------------------------------------------------------ the pass
     def _free_now(self, now: float) -> dict[int, float]:
@@ -635,6 +1214,9 @@ class LocalCloud:
         and no lease became ready, the leases checked then would fare no better now (the free
         VMs are the same and time only shortens their gaps): the pass checks only the leases
         queued since, against what the last pass left (O(new leases log V))."""
+        if self._aggressive:
+            self._aggressive_pass(now)
+            return
         waiting = self._waiting
         fresh = self._fresh
         self._fresh = []
@@ -705,7 +1287,7 @@ class LocalCloud:
         """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
         n = p.job.procs
         for how, prep, only in self._options(p):
-            need = now + prep + p.left
+            need = now + prep + p.left + p.shutdown
             if only is not None:
                 if all(free.get(v, -1.0) >= need for v in only):
                     return how, only
@@ -717,10 +1299,12 @@ class LocalCloud:
 
     def _gap_fit(self, p: Plan, now: float, free: dict[int, float]) -> tuple[int, tuple[int, ...], float] | None:
         """Haizea's start in a gap: the free VMs that stay free longest, if the lease can make
-        progress there before it must be suspended (and its state saved) for the next booking."""
+        progress there before it must be suspended (and its state saved) for the next booking,
+        and (``threshold_factor``) the gap is at least its scheduling threshold."""
         n = p.job.procs
         if n > len(free):
             return None
+        thr = self._threshold(p, p.started)
         for how, prep, only in self._options(p):
             if only is not None:
                 if not all(v in free for v in only):
@@ -728,8 +1312,9 @@ class LocalCloud:
                 chosen = only
             else:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
-            cut = min(free[v] for v in chosen) - p.save
-            if cut > now + prep:
+            until = min(free[v] for v in chosen)
+            cut = until - p.save
+            if cut > now + prep and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None
 
@@ -745,7 +1330,7 @@ class LocalCloud:
         n = p.job.procs
         best = None
         for how, prep, only in self._options(p):
-            span = prep + p.left
+            span = prep + p.left + p.shutdown
             t, vms = self.table.earliest_start(n, _positive(span), now, only)
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)

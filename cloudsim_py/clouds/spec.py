@@ -15,6 +15,7 @@ federation:
   inter_cloud_mbps: 10         # data between clouds (default: the smaller VM bandwidth)
   matrix: {random: {task_types: 8}}          # Braun et al. ranges, drawn from the seed
   # or: matrix: {times: {fft: {small: 30, big: 12}, sort: {small: 8, big: 5}}}
+  overheads: {preset: haizea, enactment_s: 0}   # what transfers, saves, migrations cost
 ```
 """
 
@@ -29,7 +30,7 @@ from ..errors import PlatformError, SpecError
 from ..validate import boolean, check_mapping, check_number, kind, number
 from .cloud import CloudSpec
 from .matrix import ExecutionModel, ExecutionTimeMatrix, random_matrix
-from .overheads import Overheads
+from .overheads import PRESETS, Overheads, with_preset
 from .vmtypes import VM_TYPE_KEYS, VMType
 
 CLOUD_KEYS = ("name", "vm_type", "vms", "copy_mbps")
@@ -135,14 +136,15 @@ class MatrixSpec:
 
 
 def _overheads(value: Any) -> Overheads:
-    """``overheads``: a mapping of :class:`~cloudsim_py.clouds.overheads.Overheads` fields."""
+    """``overheads``: a mapping of :class:`~cloudsim_py.clouds.overheads.Overheads` fields, with an
+    optional ``preset`` (``haizea``) whose values the other keys change."""
     if isinstance(value, Overheads):
         return value
     if value is None:
         return Overheads()
-    raw = _keys("overheads", value, tuple(f.name for f in attrs.fields(Overheads)))
+    raw = _keys("overheads", value, ("preset",) + tuple(f.name for f in attrs.fields(Overheads)))
     try:
-        return Overheads(**raw)
+        return Overheads(**with_preset("preset", raw.pop("preset", None), PRESETS, raw))
     except SpecError as exc:
         raise exc.within("overheads") from None
 

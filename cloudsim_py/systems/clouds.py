@@ -110,10 +110,20 @@ def _intervals_csv(clouds: Sequence[CloudSpec], records: Sequence[LeaseRecords])
 
 # -- one cloud running leases --------------------------------------------------------------------
 
-def lease_jobs(leases: Iterable[LeaseRequest], vm_cpus: int = 1, cloud: str = "") -> Iterator[LeaseJob]:
-    """The descriptions of ``leases`` on VMs of ``vm_cpus`` CPUs, in the given order."""
+def lease_jobs(leases: Iterable[LeaseRequest], vm_cpus: int = 1, cloud: str = "",
+               shutdown: Callable[[int], float] | None = None) -> Iterator[LeaseJob]:
+    """The descriptions of ``leases`` on VMs of ``vm_cpus`` CPUs, in the given order.
+    ``shutdown(vms)``: the shutdown of a lease of ``vms`` VMs (Haizea's ``shutdown-time`` and
+    enactment overhead), which Haizea 1.0 carves out of an AR's interval: the AR's VMs run (and
+    are planned for) its duration minus its shutdown, so that the shutdown ends at its end."""
     for row, lease in enumerate(leases):
-        yield LeaseJob.of(lease, vm_cpus, row, cloud)
+        job = LeaseJob.of(lease, vm_cpus, row, cloud)
+        if shutdown is not None and job.mode is LeaseMode.AR:
+            cut = shutdown(job.procs)
+            if 0 < cut < job.runtime_estimate:
+                planned = job.runtime_estimate - cut
+                job = attrs.evolve(job, runtime=min(job.runtime, planned), runtime_estimate=planned)
+        yield job
 
 
 def _cloud_broker(policy: str | Broker, params: Mapping[str, Any] | None) -> CloudScheduler:
@@ -159,6 +169,7 @@ class LeaseSystemRun:
         for key in ("ar_rejected", "immediate_rejected", "gap_starts"):
             out[key] = counters.get(key, 0)
         out["be_preempted"] = counters.get("preemptions", 0)
+        out["be_requeued"] = counters.get("requeued", 0)
         out.update(_overheads(self.records))
         return out
 
@@ -196,12 +207,14 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
     dc = Datacenter(sim, cloud.datacenter_spec(check), record=record)
     broker = dc.attach(_cloud_broker(policy, params))
     broker.use_cloud(cloud, overheads)
+    costs = overheads if overheads is not None else Overheads()
     log = dc.subscribe(JobLog(text=TEXT_GETTERS))
     records = _attach_records(dc, broker)
     outcomes = dc.subscribe(LeaseOutcomes())
     for listener in listeners:
         dc.subscribe(listener)
-    source = sim.add_source(arrivals(lease_jobs(leases, cloud.vm_type.cpus, cloud.name)), dc.submit, ARRIVAL)
+    jobs = lease_jobs(leases, cloud.vm_type.cpus, cloud.name, lambda n: costs.times(cloud, 0.0, 0.0, n).shutdown)
+    source = sim.add_source(arrivals(jobs), dc.submit, ARRIVAL)
     return LeaseSystemRun(World(sim, [dc], [broker], [source], log), (cloud,), [records], outcomes)
 
 
@@ -377,7 +390,8 @@ LEASE_ROWS = (("leases finished", "jobs_finished"), ("leases rejected", "jobs_re
               ("all best-effort work done at (s)", "be_done"), ("best-effort avg slowdown", "be_avg_slowdown"),
               ("best-effort avg wait (s)", "be_avg_wait"), ("ARs finished", "ar_finished"),
               ("ARs refused", "ar_rejected"), ("ARs late", "ar_late"), ("AR avg delay (s)", "ar_avg_delay"),
-              ("best-effort leases preempted", "be_preempted"), ("suspensions", "preemptions"),
+              ("best-effort leases preempted", "be_preempted"), ("  of them cancelled and requeued", "be_requeued"),
+              ("suspensions", "preemptions"),
               ("migrations", "migrations"), ("wall seconds", "wall_seconds"))
 DAG_ROWS = (("DAG jobs finished", "dag_jobs_finished"), ("DAG jobs refused", "dag_jobs_rejected"),
             ("avg job execution time (s)", "avg_job_time"), ("  AR jobs (s)", "avg_job_time_ar"),
@@ -534,6 +548,8 @@ def lease_options(spec: LeaseWorkloadSpec) -> dict[str, Any]:
         out["requests"] = [_request(r) for r in spec.requests]
     out.update(strict=spec.strict, cpus_per_node=spec.cpus_per_node, memory_mb=spec.memory_mb,
                image_mb=spec.image_mb)
+    if spec.injected_image_mb is not None:
+        out["injected_image_mb"] = spec.injected_image_mb
     if spec.limit is not None:
         out["limit"] = spec.limit
     return out

@@ -100,7 +100,9 @@ class LeaseWorkloadSpec:
     """Exactly one source: ``lwf`` (a Haizea lease file, XML or the old format), ``swf`` (an SWF
     trace read as best-effort leases, Haizea's way; ``injected``: a lease file added to it) or
     ``requests`` (inline). SWF rows become leases of ``cpus_per_node`` CPUs, ``memory_mb`` and a
-    ``image_mb`` image per node (Haizea's 1 CPU, 1024 MB, 600 MB). ``strict``: an invalid lease
+    ``image_mb`` image per node (Haizea's 1 CPU, 1024 MB, 600 MB); ``injected_image_mb``: the
+    image of every injected lease instead of its file's (``null``: the file's; no effect
+    without ``injected``). ``strict``: an invalid lease
     in a file is an error naming file and line (else counted and skipped); ``limit``: keep the
     first N leases."""
 
@@ -112,6 +114,7 @@ class LeaseWorkloadSpec:
     cpus_per_node: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
     memory_mb: float = attrs.field(default=1024.0, validator=number(0.0))
     image_mb: float = attrs.field(default=600.0, validator=number(0.0))
+    injected_image_mb: float | None = attrs.field(default=None, validator=number(0.0, optional=True))
     limit: int | None = attrs.field(default=None, validator=integer(1, optional=True))
 
     def __attrs_post_init__(self) -> None:
@@ -133,7 +136,8 @@ class LeaseWorkloadSpec:
             w = attrs.evolve(w, leases=tuple(w.leases[k] for k in order), lines=tuple(w.lines[k] for k in order))
         elif self.swf is not None:
             w = swf_with_injected_ar(self.swf, self.injected, strict=self.strict, cpus_per_node=self.cpus_per_node,
-                                     memory_mb=self.memory_mb, image_mb=self.image_mb)
+                                     memory_mb=self.memory_mb, image_mb=self.image_mb,
+                                     injected_image_mb=self.injected_image_mb)
         else:
             assert self.requests is not None
             w = LeaseWorkload(name="inline", leases=self.requests, lines=tuple(-1 for _ in self.requests),

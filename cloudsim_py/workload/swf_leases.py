@@ -137,15 +137,21 @@ def combine(best_effort: LeaseWorkload, injected: LeaseWorkload) -> LeaseWorkloa
 
 
 def swf_with_injected_ar(swf: str | os.PathLike | WorkloadTable, injected: str | os.PathLike | None,
-                         strict: bool = False, **swf_options: object) -> LeaseWorkload:
+                         strict: bool = False, injected_image_mb: float | None = None,
+                         **swf_options: object) -> LeaseWorkload:
     """An SWF trace's best-effort leases plus an injected lease file (either LWF format), e.g.
     ``swf_with_injected_ar("blue-30days/30days.swf", "blue-30days/injected/work_10-dur_2h-size_1small.lwf")``.
-    ``injected=None`` gives the trace alone (the "no AR" baseline). ``swf_options`` go to
-    :func:`leases_from_swf`."""
+    ``injected=None`` gives the trace alone (the "no AR" baseline). ``injected_image_mb``: the
+    disk image of every injected lease instead of the file's (e.g. 0: none to send, as Haizea's
+    ``lease-preparation: unmanaged``). ``swf_options`` go to :func:`leases_from_swf`."""
     best_effort = leases_from_swf(swf, strict=strict, **swf_options)  # type: ignore[arg-type]
     if injected is None:
         return best_effort
-    return combine(best_effort, read_lwf(injected, strict=strict))
+    extra = read_lwf(injected, strict=strict)
+    if injected_image_mb is not None:
+        extra = attrs.evolve(extra, leases=tuple(attrs.evolve(lease, image_mb=float(injected_image_mb))
+                                                 for lease in extra.leases))
+    return combine(best_effort, extra)
 
 
 def _with_id(lease: LeaseRequest, new_id: int) -> LeaseRequest:

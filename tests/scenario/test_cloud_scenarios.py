@@ -235,7 +235,8 @@ def test_the_scenario_examples_of_docs_federation_md_are_valid(tmp_path, lease_f
 
     lease_file("blue-30days/30days.swf")
     doc = (Path(__file__).resolve().parents[2] / "docs" / "federation.md").read_text()
-    dag_example, lease_example = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    section = doc.split("## Scenario keys", 1)[1].split("\n## ", 1)[0]
+    dag_example, lease_example = re.findall(r"```yaml\n(.*?)```", section, re.S)
     sc = load_scenario(write(tmp_path, dag_example, "dags.yaml"))
     assert [b.policy for b in sc.brokers] == ["fdls", "fdmms"] and sc.system.dags.model["jobs"] == 64
     from cloudsim_py.workload.shared_data import leases_dir
