@@ -342,7 +342,12 @@ def blue_cases(injected: str) -> list[Case]:
     path = os.path.join(REPO, "scenarios", "haizea-blue-ar.yaml")
     lwf = os.path.join(leases_dir(), "blue-30days", "injected", injected)
     label = f"Blue 30 days + {injected.removesuffix('.lwf')}, 144 VMs"
+    # the scenario's Haizea 1.0 rules, and the project's own discipline (EASY backfilling, no
+    # threshold) on the same workload and costs
+    project = [f"leases.injected={lwf}", "broker.params={preemption: suspend}"]
     return [Case("blue-leases", label, "leases",
+                 lambda: _scenario_count(path, project, "leases", False)),
+            Case("blue-haizea", label, "haizea",
                  lambda: _scenario_count(path, [f"leases.injected={lwf}"], "leases", False))]
 
 
