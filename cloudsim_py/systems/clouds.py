@@ -431,7 +431,9 @@ class PreparedLeases:
         for d in self.workload.report.dropped:
             values: dict[str, Any] = {k: v for k, v in (("id", d.id), ("submit", d.submit), ("procs", d.nodes),
                                                          ("estimate", d.duration)) if v is not None}
-            yield partial_row(values, TEXT, {"cloud": cloud}, "skipped", f"{d.reason} ({d.where})")
+            words = {"cloud": cloud, "mode": d.mode.value if d.mode is not None else "",
+                     "requested_start": repr(float(d.start)) if d.start is not None else ""}
+            yield partial_row(values, TEXT, words, "skipped", f"{d.reason} ({d.where})")
 
     def info(self) -> dict[str, Any]:
         return _clouds_info(self.system.federation)

@@ -128,6 +128,8 @@ class SkippedLease:
     duration: float | None
     where: str
     reason: str
+    mode: LeaseMode | None = None
+    start: float | None = None             #: an AR's requested start
 
 
 @attrs.define(slots=True, eq=False)
@@ -563,7 +565,8 @@ def _lwf_old(path: str, text: str, strict: bool, first_id: int) -> LeaseWorkload
             if strict:
                 raise TraceError(f"{path}:{lineno}: {err} (strict mode)") from err
             report.skip(err.reason, 1, [SkippedLease(first_id + k, submit, int(nodes), duration, f"{path}:{lineno}",
-                                                     err.reason)])
+                                                     err.reason, LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
+                                                     start if ar else None)])
             continue
         leases.append(lease)
         lines.append(lineno)

@@ -97,7 +97,8 @@ def leases_from_swf(source: str | os.PathLike | WorkloadTable, *, cpus_per_node:
         except LeaseError as err:
             if strict:
                 raise TraceError(f"{table.source}:{line}: {err} (strict mode)") from err
-            report.skip(err.reason, 1, [SkippedLease(job, submit, n, duration, f"{table.source}:{line}", err.reason)])
+            report.skip(err.reason, 1, [SkippedLease(job, submit, n, duration, f"{table.source}:{line}", err.reason,
+                                                     LeaseMode.BEST_EFFORT)])
             continue
         leases.append(lease)
         lines.append(int(line))
@@ -115,7 +116,8 @@ def _skipped(table: WorkloadTable, rows: np.ndarray, reason: str) -> list[Skippe
         where = f"{table.source}:{line}" if line >= 0 else table.source
         nodes, req = data[i, COL["req_procs"]], data[i, COL["req_time"]]
         out.append(SkippedLease(int(data[i, COL["job"]]), float(data[i, COL["submit"]]),
-                                int(nodes) if nodes > 0 else None, float(req) if req > 0 else None, where, reason))
+                                int(nodes) if nodes > 0 else None, float(req) if req > 0 else None, where, reason,
+                                LeaseMode.BEST_EFFORT))
     return out
 
 
