@@ -712,13 +712,8 @@ class LocalCloud:
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        end = (now + prep) + p.left + p.shutdown if cut_at is None else cut_at
-        p.res = self._book(p, vms, now, end, p.hard)
+        self._book_run(p, vms, now, now + prep, cut_at)
         if cut_at is not None:
-            self.counters.gap_starts += 1
-            if p.save > 0:
-                p.save_res = self._book(p, vms, cut_at, cut_at + p.save, True)
-            p.cut_at = cut_at
             p.cut = self.dc.schedule_action(cut_at, self._suspend, p, PREEMPT)
         if how == IN_PLACE:
             self._resume(p, now)
@@ -727,6 +722,21 @@ class LocalCloud:
         else:
             p.phase = PREP
             p.go = self.dc.schedule_action(now + (p.xfer if how == FRESH else p.mig), self._go, p, TIMER)
+
+    def _book_run(self, p: Plan, vms: tuple[int, ...], begin: float, run_from: float, cut: float | None,
+                  empty: bool = True) -> None:
+        """Book ``p`` on ``vms`` from ``begin`` (its preparation) through its run from ``run_from``
+        for its remaining requested duration and its shutdown; or, planned to be cut at ``cut``
+        (a gap before a reservation), up to the cut and then its save. ``empty``: an empty
+        interval is still booked (for an instant: a task of zero length holds its VMs)."""
+        end = run_from + p.left + p.shutdown if cut is None else cut
+        if end > begin or empty:
+            p.res = self._book(p, vms, begin, end, p.hard)
+        if cut is not None:
+            self.counters.gap_starts += 1
+            if p.save > 0:
+                p.save_res = self._book(p, vms, cut, cut + p.save, True)
+            p.cut_at = cut
 
     def _resume(self, p: Plan, now: float) -> None:
         """Resume in the datacenter with the reload as the resume's cost."""
@@ -1041,14 +1051,7 @@ class LocalCloud:
         p.vms = vms
         p.begin_at = s
         p.vm_start = s + self._prep_of(p, vms)
-        end = p.vm_start + p.left + p.shutdown if cut is None else cut
-        if end > s:
-            p.res = self._book(p, vms, s, end, p.hard)
-        if cut is not None:
-            self.counters.gap_starts += 1
-            if p.save > 0:
-                p.save_res = self._book(p, vms, cut, cut + p.save, True)
-            p.cut_at = cut
+        self._book_run(p, vms, s, p.vm_start, cut, empty=False)
         if p.started and self.options.copy_ahead and vms != p.last_vms:
             self._plan_copies(p, now)
         if future:
