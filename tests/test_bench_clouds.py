@@ -189,8 +189,10 @@ def test_li_case_end_to_end(tmp_path):
 @needs_blue
 def test_blue_case_end_to_end(tmp_path):
     _, rows = _run(tmp_path, "--only", "blue")
-    (r,) = rows.values()
-    assert r["case"] == "blue-leases" and r["policy"] == "leases" and r["jobs"] == r["tasks"] > 5000
+    assert set(rows) == {"blue-leases", "blue-haizea"}
+    assert rows["blue-leases"]["policy"] == "leases" and rows["blue-haizea"]["policy"] == "haizea"
+    for r in rows.values():
+        assert r["jobs"] == r["tasks"] > 5000
 
 
 def test_scale_gives_a_curve(tmp_path, capsys):
