@@ -62,8 +62,11 @@ from cloudsim_py.scenario import load_scenario, run_scenario
 POLICIES = {"leases": ("leases", {}), "fdls": ("fdls", {}), "fdls-loose": ("fdls", {"strict": False}),
             "fdmms": ("fdmms", {})}
 LONG_EXAMPLES = int(os.environ.get("CLOUD_STRESS_EXAMPLES", "3000"))
-#: kinds of interval that hold a VM (a cancelled transfer or migration holds it until it is cut)
-KINDS = ("transfer", "run", "save", "migrate", "reload", "cancelled")
+#: kinds of interval (docs/federation.md, "Records, outputs and Gantt intervals"); all hold their
+#: VMs (a cancelled transfer or migration until it is cut, a lost run while it ran) but a copy,
+#: network traffic (records.NOT_ON_VMS)
+KINDS = ("transfer", "run", "save", "migrate", "reload", "cancelled", "shutdown", "copy", "lost")
+NOT_ON_VMS = ("copy",)
 END_STATES = ("finished", "rejected", "unfinished", "skipped")
 
 
@@ -310,6 +313,7 @@ class CloudInfo(NamedTuple):
     vm_cpus: int
     bandwidth: float
     speed: float
+    copy_mbps: float
 
 
 def clouds_of(scenario: dict[str, Any]) -> list[CloudInfo]:
@@ -318,19 +322,95 @@ def clouds_of(scenario: dict[str, Any]) -> list[CloudInfo]:
     for c in fed["clouds"]:
         vt = fed["vm_types"][c["vm_type"]]
         out.append(CloudInfo(c["name"], c["vm_type"], c["vms"], vt["cpus"], vt["bandwidth_mbps"],
-                             vt.get("speed", 1)))
+                             vt.get("speed", 1), c.get("copy_mbps", 32)))
     return out
 
 
-def saved_state_mb(scenario: dict[str, Any], item: dict[str, Any]) -> float:
-    """What a suspension saves per VM: the memory (default) or, with ``suspend: image``, the image."""
-    what = scenario["federation"].get("overheads", {}).get("suspend", "memory")
-    return float(item.get("memory_mb" if what == "memory" else "image_mb", 0))
+#: docs/federation.md, "Costs: federation.overheads": each option's default and preset ``haizea``
+#: (Haizea 1.0's test configuration); any key beside a preset changes it
+COST_DEFAULTS: dict[str, Any] = {
+    "image": True, "suspend": "memory", "migrate": "state+image", "suspend_mbps": None, "migrate_mbps": None,
+    "enactment_s": 0.0, "shutdown_s": 0.0, "override_suspend_s": None, "exclusion": "local",
+    "whole_seconds": False}
+COST_PRESETS: dict[str, dict[str, Any]] = {"haizea": {
+    "image": False, "suspend": "memory", "migrate": "state", "suspend_mbps": 32.0, "migrate_mbps": 12.5,
+    "enactment_s": 2.0, "shutdown_s": 0.0, "override_suspend_s": 0.0, "exclusion": "local",
+    "whole_seconds": True}}
+#: docs/federation.md, broker parameters and "Scheduling: broker params": the local discipline's
+#: defaults and preset ``haizea``
+RULE_DEFAULTS: dict[str, Any] = {
+    "preemption": "suspend", "backfill": True, "migrate": True, "fill_gaps": True, "ar_vms": "free-first",
+    "threshold_factor": None, "preempt_order": "newest", "preempt_max_age": None, "copy_ahead": False}
+RULE_PRESETS: dict[str, dict[str, Any]] = {"haizea": {
+    "preemption": "suspend", "backfill": "aggressive", "migrate": True, "fill_gaps": True, "ar_vms": "free-first",
+    "threshold_factor": 1.0, "preempt_order": "oldest", "preempt_max_age": 7 * 86400.0, "copy_ahead": True}}
+
+
+def with_preset(given: dict[str, Any] | None, defaults: dict[str, Any],
+                presets: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    given = dict(given or {})
+    name = given.pop("preset", None)
+    out = {**defaults, **(presets[name] if name is not None else {})}
+    out.update({k: v for k, v in given.items() if k in defaults})
+    return out
+
+
+def cost_options(scenario: dict[str, Any]) -> dict[str, Any]:
+    """``federation.overheads`` with its preset and defaults filled in."""
+    return with_preset(scenario["federation"].get("overheads"), COST_DEFAULTS, COST_PRESETS)
+
+
+def rules(scenario: dict[str, Any]) -> dict[str, Any]:
+    """The local discipline's options (broker params) with the preset and defaults filled in."""
+    return with_preset(scenario["broker"].get("params"), RULE_DEFAULTS, RULE_PRESETS)
 
 
 def preemption(scenario: dict[str, Any]) -> str:
-    broker = scenario["broker"]
-    return broker.get("params", {}).get("preemption", "suspend")
+    return rules(scenario)["preemption"]
+
+
+class Costs(NamedTuple):
+    """What moving one lease or task on and off its ``n`` VMs takes, in seconds."""
+
+    transfer: float        #: its image sent to its VMs before its first run
+    save: float            #: one suspension (an interval ``save`` when > 0)
+    reload: float          #: one resumption (an interval ``reload`` when > 0)
+    migrate: float         #: a migration; also each round of a state copy (``copy_ahead``)
+    shutdown: float        #: after a run that was not cut short (an interval ``shutdown`` when > 0)
+    save_estimate: float   #: Haizea's whole-lease suspend estimate ``E`` (the scheduling threshold's)
+
+
+def costs(scenario: dict[str, Any], item: dict[str, Any], cloud: CloudInfo, n: int) -> Costs:
+    """The arithmetic of docs/federation.md ("Overheads", and "Costs: federation.overheads" for
+    Haizea's options): ``op = mem / rate`` per VM (rounded up to a whole second with
+    ``whole_seconds``; ``override_suspend_s`` replaces it for a suspension), ``e = enactment_s``;
+    local exclusion ``op + e n``, global ``n (op + e)``; shutdown ``shutdown_s + e n``; ``E = n
+    (ceil(n mem / rate) + e)`` or the override; a migration (and a copy round) sends the state
+    (and, by default, the image) at ``migrate_mbps`` (else the VM type's bandwidth); the image
+    goes at the VM type's bandwidth (none with ``image: false``). ``mem`` is the memory, or the
+    image with ``suspend: image``."""
+    o = cost_options(scenario)
+
+    def up(seconds: float) -> float:
+        return float(math.ceil(round(seconds, 9))) if o["whole_seconds"] else seconds
+
+    e = float(o["enactment_s"])
+    memory, image = float(item.get("memory_mb", 0)), float(item.get("image_mb", 0))
+    state = memory if o["suspend"] == "memory" else image
+    rate = o["suspend_mbps"] if o["suspend_mbps"] is not None else cloud.copy_mbps
+    op = up(state / rate) if state else 0.0
+    override = o["override_suspend_s"]
+    op_save = op if override is None else float(override)
+    if o["exclusion"] == "local":
+        save, reload = op_save + e * n, op + e * n
+    else:
+        save, reload = n * (op_save + e), n * (op + e)
+    estimate = n * (up(n * state / rate) + e) if override is None else float(override)
+    moved = state + image if o["migrate"] == "state+image" and o["suspend"] == "memory" else state
+    speed = o["migrate_mbps"] if o["migrate_mbps"] is not None else cloud.bandwidth
+    mig = up(moved / speed) if moved else 0.0
+    xfer = up(image / cloud.bandwidth) if o["image"] and image else 0.0
+    return Costs(xfer, save, reload, mig, float(o["shutdown_s"]) + e * n, estimate)
 
 
 def vms_asked(item: dict[str, Any], cloud: CloudInfo, lease: bool) -> int:
@@ -338,6 +418,16 @@ def vms_asked(item: dict[str, Any], cloud: CloudInfo, lease: bool) -> int:
     if lease:
         return item["nodes"] * math.ceil(item.get("cpus_per_node", 1) / cloud.vm_cpus)
     return math.ceil(item.get("cpus", 1) / cloud.vm_cpus)
+
+
+def ar_carve(scenario: dict[str, Any], lease: dict[str, Any]) -> float:
+    """The shutdown carved out of AR lease ``lease``'s interval (docs/federation.md, "Costs": its
+    VMs run ``duration - shutdown`` and its shutdown ends at the end of its interval), 0 if none:
+    a shutdown of ``duration`` or more is not carved (its VMs run the whole duration, the
+    shutdown after it: the carve needs ``0 < shutdown < duration``)."""
+    cloud = clouds_of(scenario)[0]
+    sd = costs(scenario, lease, cloud, vms_asked(lease, cloud, True)).shutdown
+    return sd if 0 < sd < lease["duration"] else 0.0
 
 
 def as_yaml(scenario: dict[str, Any]) -> str:
@@ -464,10 +554,60 @@ def cloud_named(scenario: dict[str, Any], name: str) -> CloudInfo:
 # ---------------------------------------------------------------------------------------------
 # the invariants
 
+class Job(NamedTuple):
+    """A lease or task that has a ``jobs.csv`` id: its row, its input fields, its intervals."""
+
+    row: dict[str, str]
+    item: dict[str, Any]
+    lease: bool
+    intervals: list[Interval]          #: in time order, copies included
+
+    def on_vms(self) -> list[Interval]:
+        """Its intervals that hold VMs (all but copies), in time order."""
+        return [i for i in self.intervals if i.kind not in NOT_ON_VMS]
+
+    def of(self, kind: str) -> list[Interval]:
+        return [i for i in self.intervals if i.kind == kind]
+
+
+def jobs_of(scenario: dict[str, Any], out: Outputs) -> dict[str, Job]:
+    """Every lease and task with an id in ``jobs.csv`` (tasks never sent to a cloud have none)."""
+    leases = {str(lease["id"]): lease for lease in leases_of(scenario)}
+    tasks = {(str(job["id"]), name): fields for job, name, fields in dag_tasks(scenario)}
+    by_job: dict[str, list[Interval]] = defaultdict(list)
+    for i in out.intervals:
+        by_job[i.job].append(i)
+    found = {}
+    for r in out.jobs:
+        if not r["id"]:
+            continue
+        item, lease = (tasks[(r["dag"], r["task"])], False) if r["dag"] else (leases[r["id"]], True)
+        ivs = sorted(by_job.get(r["id"], []), key=lambda i: (i.start, i.end))
+        found[r["id"]] = Job(r, item, lease, ivs)
+    return found
+
+
+def job_costs(scenario: dict[str, Any], job: Job) -> Costs:
+    """``job``'s costs on the cloud it ran on (its intervals'; else its row's)."""
+    name = job.intervals[0].cloud if job.intervals else job.row["cloud"]
+    cloud = cloud_named(scenario, name)
+    return costs(scenario, job.item, cloud, vms_asked(job.item, cloud, job.lease))
+
+
+def same_span(a: float, b: float) -> bool:
+    """Two lengths of time, each the difference of two printed times, are equal."""
+    return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-6)
+
+
 def check_no_vm_over_capacity(scenario: dict[str, Any], out: Outputs) -> None:
-    """1. A VM holds one thing at a time: on each cloud and VM the intervals of every kind (a
-    cancelled transfer or migration holds its VMs until it is cut) never overlap; every interval
-    names VMs the cloud has, each once."""
+    """1. A VM holds one thing at a time: on each cloud and VM the intervals of every kind that
+    holds VMs (a cancelled transfer or migration holds its VMs until it is cut) never overlap;
+    every interval names VMs the cloud has, each once.
+
+    Which kinds hold VMs is docs/federation.md's "Records, outputs and Gantt intervals": a
+    ``shutdown`` holds the VMs; a ``copy`` is network traffic that holds no VM (its ``vms`` are
+    the receiving ones), so it is skipped; a ``lost`` interval is a run that was thrown away
+    later, and a run holds its VMs while it runs, so it counts."""
     clouds = {c.name: c for c in clouds_of(scenario)}
     per_vm: dict[tuple[str, int], list[Interval]] = defaultdict(list)
     for i in out.intervals:
@@ -476,6 +616,8 @@ def check_no_vm_over_capacity(scenario: dict[str, Any], out: Outputs) -> None:
         assert i.vms and len(set(i.vms)) == len(i.vms), f"interval without VMs or naming one twice: {i}"
         assert all(0 <= v < clouds[i.cloud].vms for v in i.vms), f"interval on a VM the cloud lacks: {i}"
         assert i.end > i.start, f"empty or reversed interval: {i}"
+        if i.kind in NOT_ON_VMS:
+            continue
         for v in i.vms:
             per_vm[(i.cloud, v)].append(i)
     for (cloud, vm), items in per_vm.items():
@@ -491,31 +633,34 @@ def check_no_vm_over_capacity(scenario: dict[str, Any], out: Outputs) -> None:
 def check_vms_match_the_request(scenario: dict[str, Any], out: Outputs) -> None:
     """1b. Every interval of a lease or task uses as many VMs as it asks of its cloud (a lease
     ``nodes x ceil(cpus_per_node / VM CPUs)``, a task ``ceil(cpus / VM CPUs)``), and its rows'
-    ``procs`` say so."""
-    rows = {r["id"]: r for r in out.jobs if r["id"]}
-    items: dict[str, tuple[dict[str, Any], bool]] = {}
-    for lease in leases_of(scenario):
-        items[str(lease["id"])] = (lease, True)
-    by_task = {(str(job["id"]), name): fields for job, name, fields in dag_tasks(scenario)}
-    for r in rows.values():
-        if r["dag"]:
-            items[r["id"]] = (by_task[(r["dag"], r["task"])], False)
+    ``procs`` say so; a ``copy`` (one round of a state copy) names at most that many receiving
+    VMs (docs/federation.md, rule 7: a round in which no VM sends or receives twice)."""
+    jobs = jobs_of(scenario, out)
     for i in out.intervals:
-        assert i.job in items, f"interval of a job with no jobs.csv row: {i}"
-        item, lease = items[i.job]
-        need = vms_asked(item, cloud_named(scenario, i.cloud), lease)
-        assert len(i.vms) == need, f"{i} uses {len(i.vms)} VMs, the request takes {need}"
-    for job_id, r in rows.items():
+        assert i.job in jobs, f"interval of a job with no jobs.csv row: {i}"
+        job = jobs[i.job]
+        need = vms_asked(job.item, cloud_named(scenario, i.cloud), job.lease)
+        if i.kind == "copy":
+            assert len(i.vms) <= need, f"{i} copies to {len(i.vms)} VMs, the request takes {need}"
+        else:
+            assert len(i.vms) == need, f"{i} uses {len(i.vms)} VMs, the request takes {need}"
+    for job_id, job in jobs.items():
+        r = job.row
         if r["state"] == "finished":
-            item, lease = items[job_id]
-            assert int(r["procs"]) == vms_asked(item, cloud_named(scenario, r["cloud"]), lease), r
+            assert int(r["procs"]) == vms_asked(job.item, cloud_named(scenario, r["cloud"]), job.lease), r
 
 
 def check_ar_leases_start_at_their_requested_time(scenario: dict[str, Any], out: Outputs) -> None:
     """2. An accepted advance reservation (state finished) runs from exactly its requested start,
     its image transfer (if any) ending there; with ``preemption: start-late`` it starts at or
     after it. (DAG AR tasks have no requested start of their own: docs/federation.md, "the AR
-    mode of a DAG job"; check 4 covers their job's start.)"""
+    mode of a DAG job"; check 4 covers their job's start.)
+
+    With a shutdown (``shutdown_s + enactment_s x VMs``, Haizea's rules) the AR's interval
+    ``[start, start + duration)`` still bounds it: docs/federation.md ("Costs") carves the
+    shutdown out of it: the row's ``start`` is the requested start, its run (and its
+    ``finish``, ``runtime``) lasts ``duration - shutdown`` (or less, ``real_duration``), and its
+    shutdown ends at ``start + duration``; a run that ends early has no shutdown."""
     late_ok = preemption(scenario) == "start-late"
     rows = lease_rows(out)
     for lease in leases_of(scenario):
@@ -533,8 +678,17 @@ def check_ar_leases_start_at_their_requested_time(scenario: dict[str, Any], out:
             else:
                 assert same_time(first, lease["start"]), (
                     f"AR {lease['id']} requested at {lease['start']} first runs at {first}: {ivs}")
+            assert same_time(float(r["start"]), first), (r, ivs)
             for t in (i for i in ivs if i.kind == "transfer"):
                 assert same_time(t.end, first), f"AR {lease['id']}: its transfer {t} does not end at its start"
+            carve = ar_carve(scenario, lease)
+            if carve:
+                downs = [i for i in ivs if i.kind == "shutdown"]
+                planned = lease["duration"] - carve
+                if lease.get("real_duration", lease["duration"]) >= planned:
+                    assert len(downs) == 1 and same_time(downs[0].end, first + lease["duration"]), (
+                        f"AR {lease['id']} [{first}, {first + lease['duration']}) with a shutdown of {carve} s "
+                        f"carved out of it: {ivs}")
 
 
 def check_immediate_leases_start_at_submission(scenario: dict[str, Any], out: Outputs) -> None:
@@ -552,27 +706,72 @@ def check_immediate_leases_start_at_submission(scenario: dict[str, Any], out: Ou
 
 def check_reservations_are_never_suspended(scenario: dict[str, Any], out: Outputs) -> None:
     """2c. Advance reservations, immediate leases and best-effort leases marked ``preemptible:
-    false`` are not preemptible: one run, no suspension."""
+    false`` are not preemptible: one run, no suspension, never cancelled (no ``lost`` run, no
+    kill: docs/federation.md, "The LWF preemptible flag" for the best-effort ones)."""
     rows = lease_rows(out)
     for lease in leases_of(scenario):
         if lease["mode"] == "best-effort" and lease.get("preemptible", True):
             continue
         for r in rows[str(lease["id"])]:
-            runs = [i for i in out.of(str(lease["id"])) if i.kind == "run"]
-            assert len(runs) <= 1 and int(r["suspensions"]) == 0, (
-                f"{lease['mode']} lease {lease['id']} was suspended: {out.of(str(lease['id']))}")
+            ivs = out.of(str(lease["id"]))
+            runs = [i for i in ivs if i.kind in ("run", "lost", "save", "cancelled")]
+            assert len(runs) <= 1 and int(r["suspensions"]) == 0 and int(r["kills"]) == 0, (
+                f"{lease['mode']} lease {lease['id']} was suspended or cancelled: {ivs}")
 
 
 def check_nothing_is_preempted_unless_in_suspend_mode(scenario: dict[str, Any], out: Outputs) -> None:
-    """2e. With ``preemption: reject`` or ``start-late`` nothing is preempted and best-effort work
-    does not fill gaps before reservations (docs/federation.md, broker parameters): no job is
-    ever suspended."""
-    if preemption(scenario) == "suspend":
+    """2e. With ``preemption: reject`` or ``start-late`` no AR preempts anything: no transfer or
+    migration is cut (``cancelled``), no run is thrown away (``lost``), no lease is preempted
+    or requeued (summary); and best-effort work does not fill gaps before reservations
+    (docs/federation.md, broker parameters): no job is ever suspended.
+
+    Except under ``backfill: aggressive`` with ``fill_gaps``: there ``fill_gaps`` is Haizea's
+    ``suspension: all``, which its ``preemption`` does not turn off (docs/federation.md, "Scheduling:
+    broker params", and Haizea's multi-experiment, whose "backfilling+SR" profiles run with
+    ``preemption: reject``; ``LocalOptions``): a best-effort lease may still start in a gap and be
+    suspended at its end, so the suspensions are at most the summary's ``gap_starts``."""
+    mode = preemption(scenario)
+    if mode == "suspend":
         return
+    opts = rules(scenario)
+    assert not [i for i in out.intervals if i.kind in ("cancelled", "lost")], (
+        f"preemption {mode!r}, yet cut or cancelled: {out.intervals}")
+    assert all(int(r["kills"] or 0) == 0 for r in out.jobs), f"preemption {mode!r}, yet a run was lost"
+    summary = json.loads(out.summary_text)["summary"]
+    assert summary["be_preempted"] == 0 and summary.get("be_requeued", 0) == 0, summary
     cut = [r for r in out.jobs if r["suspensions"] not in ("", "0")]
-    assert not cut, f"preemption {preemption(scenario)!r}, yet suspended: {cut}"
-    assert not [i for i in out.intervals if i.kind in ("save", "cancelled")], (
-        f"preemption {preemption(scenario)!r}, yet saved or cut: {out.intervals}")
+    if opts["backfill"] == "aggressive" and opts["fill_gaps"]:
+        if "leases" in scenario:
+            assert sum(int(r["suspensions"]) for r in cut) <= summary["gap_starts"], (summary, cut)
+        return
+    assert not cut, f"preemption {mode!r}, yet suspended: {cut}"
+    assert not [i for i in out.intervals if i.kind == "save"], (
+        f"preemption {mode!r}, yet saved: {out.intervals}")
+
+
+def check_ars_preempt_only_what_they_may(scenario: dict[str, Any], out: Outputs) -> None:
+    """2g. Haizea's limits on AR preemption (docs/federation.md, "Scheduling: broker params"):
+    a run is thrown away (``lost``, the row's ``kills``) only under a scheduling threshold
+    (``threshold_factor``; rule 3); a lease is requeued (summary ``be_requeued``) only under a
+    threshold or aggressive backfilling (a future lease planned again); and with
+    ``preempt_max_age`` an AR never preempts a lease submitted that long before its start, so a
+    lease's run is cut or cancelled (a ``cancelled`` or ``lost`` interval ends when the AR is
+    booked, before its start) less than ``preempt_max_age`` after the lease's submission."""
+    opts = rules(scenario)
+    summary = json.loads(out.summary_text)["summary"]
+    if opts["threshold_factor"] is None:
+        assert not [i for i in out.intervals if i.kind == "lost"], "lost runs without threshold_factor"
+        assert all(int(r["kills"] or 0) == 0 for r in out.jobs), "a lease cancelled without threshold_factor"
+        if opts["backfill"] != "aggressive" and "leases" in scenario:
+            assert summary["be_requeued"] == 0, summary
+    age = opts["preempt_max_age"]
+    if age is None or "leases" not in scenario:
+        return
+    submit = {str(lease["id"]): lease["submit"] for lease in leases_of(scenario)}
+    for i in out.intervals:
+        if i.kind in ("lost", "cancelled"):
+            assert i.end - submit[i.job] < age + 1e-6, (
+                f"preempt_max_age {age}: lease {i.job} submitted at {submit[i.job]} was preempted at {i.end}: {i}")
 
 
 def check_best_effort_leases_start_in_arrival_order_without_backfill(scenario: dict[str, Any],
@@ -580,7 +779,7 @@ def check_best_effort_leases_start_in_arrival_order_without_backfill(scenario: d
     """2f. With ``backfill: false`` best-effort leases are served first come first served (Li et
     al.'s literal reading, docs/federation.md): a lease submitted later never starts (its first
     interval of any kind) before one submitted earlier."""
-    if "leases" not in scenario or scenario["broker"].get("params", {}).get("backfill", True):
+    if "leases" not in scenario or rules(scenario)["backfill"] is not False:
         return
     rows = lease_rows(out)
     starts = []
@@ -616,12 +815,20 @@ def check_work_is_conserved(scenario: dict[str, Any], out: Outputs) -> None:
     """3. The run intervals of a finished lease or task add up to its ``runtime`` column (1e-6
     relative), across every suspension, resume and migration; and that run time is the input's:
     a lease's ``real_duration`` (else ``duration``); a task's runtime / VM speed, or the matrix's
-    time for its type on the VM type of the cloud it ran on."""
+    time for its type on the VM type of the cloud it ran on.
+
+    Haizea's rules (docs/federation.md): an AR lease's run time is at most ``duration -
+    shutdown`` when its shutdown is carved out of its interval ("Costs"; ``jobs.csv`` shows the
+    shorter run time); the ``lost`` runs of a lease an AR cancelled were thrown away: they are
+    not among its runs ("a lease's run intervals add up to its run time"), they are extra, and
+    they add up to the row's ``lost_work`` (a lease runs at speed 1)."""
     matrix = scenario["federation"].get("matrix", {}).get("times", {})
     for r, item, lease in finished_items(scenario, out):
         runtime = float(r["runtime"])
         if lease:
             expected = item.get("real_duration", item["duration"])
+            if item["mode"] == "ar" and ar_carve(scenario, item):
+                expected = min(expected, item["duration"] - ar_carve(scenario, item))
         else:
             cloud = cloud_named(scenario, r["cloud"])
             expected = (item["runtime"] / cloud.speed if "runtime" in item
@@ -630,6 +837,15 @@ def check_work_is_conserved(scenario: dict[str, Any], out: Outputs) -> None:
         ran = math.fsum(i.end - i.start for i in out.of(r["id"]) if i.kind == "run")
         assert math.isclose(ran, runtime, rel_tol=1e-6, abs_tol=1e-9), (
             f"job {r['id']} ran {ran} s in its run intervals, its run time is {runtime}: {out.of(r['id'])}")
+    for r in out.jobs:
+        if not r["id"]:
+            continue
+        lost = math.fsum(i.end - i.start for i in out.of(r["id"]) if i.kind == "lost")
+        if lost:
+            assert int(r["kills"]) > 0, f"job {r['id']} has lost runs and no kill: {r}"
+        if not r["dag"]:
+            assert math.isclose(lost, float(r["lost_work"] or 0), rel_tol=1e-6, abs_tol=1e-6), (
+                f"lease {r['id']}: lost runs of {lost} s, lost_work {r['lost_work']}: {out.of(r['id'])}")
 
 
 def check_rows_agree_with_intervals(scenario: dict[str, Any], out: Outputs) -> None:
@@ -650,6 +866,27 @@ def check_rows_agree_with_intervals(scenario: dict[str, Any], out: Outputs) -> N
         assert not_before(runs[0].start, float(r["start"])), (r, runs)
         assert same_time(float(r["finish"]), runs[-1].end), (r, runs)
         assert all(i.cloud == r["cloud"] for i in runs), (r, runs)
+
+
+def check_overheads_take_their_documented_time(scenario: dict[str, Any], out: Outputs) -> None:
+    """3c. Every overhead lasts what docs/federation.md's arithmetic gives (:func:`costs`): a
+    ``transfer``, ``save``, ``migrate`` and ``shutdown`` exactly; a ``reload`` exactly, or
+    less when the lease was cancelled during it (a kill: its reload is cut); a ``cancelled``
+    preparation at most its transfer or migration; a ``copy`` round at most one migration."""
+    for job_id, job in jobs_of(scenario, out).items():
+        c = job_costs(scenario, job)
+        for i in job.intervals:
+            span = i.end - i.start
+            full = {"transfer": c.transfer, "save": c.save, "migrate": c.migrate, "shutdown": c.shutdown,
+                    "reload": c.reload}.get(i.kind)
+            if i.kind == "reload" and int(job.row["kills"] or 0):
+                assert span <= c.reload + 1e-6, f"{i} lasts {span} s, a reload takes {c.reload}"
+            elif full is not None:
+                assert same_span(span, full), f"{i} lasts {span} s, docs/federation.md gives {full}: {c}"
+            elif i.kind == "cancelled":
+                assert span <= max(c.transfer, c.migrate) + 1e-6, f"{i} lasts {span} s: {c}"
+            elif i.kind == "copy":
+                assert span <= c.migrate + 1e-6, f"{i} lasts {span} s, one copy round takes {c.migrate}: {c}"
 
 
 def check_tasks_start_after_their_parents(scenario: dict[str, Any], out: Outputs) -> None:
@@ -718,68 +955,166 @@ def check_best_effort_leases_are_never_refused(scenario: dict[str, Any], out: Ou
             assert states == ["finished"], f"best-effort lease {lease['id']} ended {states}: {rows[str(lease['id'])]}"
 
 
-def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) -> None:
-    """6. A job's intervals, in time order, follow its life: (cancelled transfers,) its transfer,
-    then runs; a run that ends before the job finishes was suspended: with a saved state (> 0) a
-    ``save`` starts where the run ended, on its VMs; then (cancelled migrations and) maybe one
-    ``migrate`` to other VMs; then a ``reload`` (on the migration's VMs, else the saved ones),
-    and the next run starts where the reload ends, on its VMs. Without a state there is no save
-    and no reload. So the runs of one job never overlap, and every suspension of a job with a
-    state has its save (``suspensions`` column).
+RUNNING = ("ran", "lost")          #: after a run, kept or thrown away later
 
-    A job may be cut the moment it starts or its reload ends (an AR arriving then): that run is
-    empty and not recorded, so a ``save`` may follow a ``transfer`` or a ``reload`` at its end,
-    or come first (at the row's ``start``) for a job without image."""
-    rows = {r["id"]: r for r in out.jobs if r["id"]}
-    states: dict[str, float] = {}
-    for lease in leases_of(scenario):
-        states[str(lease["id"])] = saved_state_mb(scenario, lease)
-    by_task = {(str(job["id"]), name): fields for job, name, fields in dag_tasks(scenario)}
-    for job_id, r in rows.items():
-        if r["dag"]:
-            states[job_id] = saved_state_mb(scenario, by_task[(r["dag"], r["task"])])
-    for job_id, r in rows.items():
-        ivs = out.of(job_id)
-        has_state = states[job_id] > 0
+
+def _step(phase: str, t: float, vms: tuple[int, ...], i: Interval, c: Costs, opts: dict[str, Any],
+          row_start: float, killed: bool) -> str | None:
+    """Why interval ``i`` cannot come next in a job's life (``None``: it can), the job being in
+    ``phase`` since ``t`` on ``vms`` (see :func:`check_suspensions_save_and_reload`)."""
+    moving_ok = opts["migrate"] and (opts["copy_ahead"] or c.migrate == 0)
+    if i.kind == "cancelled":
+        ok = phase in ("new", "saved") or phase in RUNNING and c.save == 0
+        return None if ok and not_before(i.start, t) else "a cancelled preparation here"
+    if i.kind == "transfer":
+        return None if phase == "new" and not_before(i.start, t) else "a transfer after the job began"
+    if i.kind in ("run", "lost"):
+        if phase in ("prepared", "moved", "reloaded"):
+            return None if same_time(i.start, t) and i.vms == vms else "a run not where its preparation ended"
+        if phase == "new":          # a first run without image
+            return None if c.transfer == 0 and not_before(i.start, t) else "a first run without its transfer"
+        if phase == "saved" or phase in RUNNING and c.save == 0:     # resumed without reload
+            if c.reload > 0:
+                return "a resumption without its reload"
+            if i.vms != vms and not moving_ok:
+                return "a resumption on other VMs without migration"
+            return None if not_before(i.start, t) else "a resumption before the suspension"
+        return f"a run after {phase}"
+    if i.kind == "save":
+        if c.save == 0 or phase not in ("new", "prepared", "reloaded") + RUNNING:
+            return f"a save after {phase} (a save takes {c.save} s)"
+        if phase == "new":          # started (no image) and cut at once: an empty run
+            if c.transfer > 0:
+                return "a save before the first transfer"
+            return None if (not_before(i.start, t) if killed else same_time(i.start, row_start)) else \
+                "a save of an empty first run not at the row's start"
+        return None if same_time(i.start, t) and i.vms == vms else "a save not where the run ended"
+    if i.kind == "migrate":
+        if not opts["migrate"] or opts["copy_ahead"]:
+            return "a migration without migrate or with copy_ahead (the state is copied ahead)"
+        ok = phase == "saved" or phase in RUNNING and c.save == 0
+        return None if ok and not_before(i.start, t) else f"a migration after {phase}"
+    if i.kind == "reload":
+        if c.reload == 0:
+            return "a reload that takes 0 s"
+        if phase == "moved":
+            return None if same_time(i.start, t) and i.vms == vms else "a reload not where the migration ended"
+        if phase == "saved" or phase in RUNNING and c.save == 0:
+            if i.vms != vms and not moving_ok:
+                return "a reload on other VMs without migration"
+            return None if not_before(i.start, t) else "a reload before the save ended"
+        return f"a reload after {phase}"
+    if i.kind == "shutdown":
+        return None if phase == "ran" and same_time(i.start, t) and i.vms == vms else "a shutdown not after a run"
+    return f"an interval of kind {i.kind}"
+
+
+def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) -> None:
+    """6. A job's intervals that hold VMs, in time order, follow its life: (cancelled transfers,)
+    its transfer, then runs; a run that ends before the job finishes was suspended: with a save
+    time (> 0: a state, or Haizea's enactment overhead) a ``save`` starts where the run ended,
+    on its VMs; then (cancelled migrations and) maybe one ``migrate`` to other VMs; then a
+    ``reload`` (when it takes time: on the migration's VMs, else the saved ones), and the next
+    run starts where the reload ends, on its VMs. So the runs of one job never overlap, and
+    every suspension of a job with a save time has its save (``suspensions`` column). A job may
+    be cut the moment it starts or its reload ends (an AR arriving then): that run is empty and
+    not recorded, so a ``save`` may follow a ``transfer`` or a ``reload`` at its end, or come
+    first (at the row's ``start``) for a job without image.
+
+    Haizea's rules (docs/federation.md, "Haizea 1.0 and this project"):
+
+    - a ``shutdown`` follows the job's last run, where it ended, on its VMs, and ends its life;
+      it follows only a run that was not cut short (none after a ``real_duration`` end), and an
+      AR or immediate lease (never cut) that ran its planned time has it (rule 6, "Costs");
+    - with ``migrate: false`` a suspended job resumes on its own VMs; with ``copy_ahead`` its
+      state is sent ahead (``copy`` intervals, holding no VM) instead of a ``migrate``: it may
+      reload on other VMs after a copy to them began, and its resumption begins no earlier than
+      one copy (``migrate``'s time) after its suspension ended, on its own VMs too (rule 4 and
+      rule 7: "now + one copy estimate"); every copy starts after a suspension of the job and
+      its copies do not overlap (back to back);
+    - an AR may cancel a lease below its threshold: the lease starts over, every run it had is
+      ``lost`` (rule 3, "Records"): its life begins again (a transfer or a first run) after a
+      kill (``kills`` column), its lost runs all come before its kept runs;
+    - with ``threshold_factor`` ``f`` a lease is suspended only after running at least ``T =
+      (1 + f) E`` (``E`` the suspend estimate) since its current run began (an AR's preemption,
+      rule 3), or after a gap of at least ``T`` from its start or resumption (rule 2): either
+      way its save ends at least ``T`` after the start of that run's preparation."""
+    opts = rules(scenario)
+    factor = opts["threshold_factor"]
+    for job_id, job in jobs_of(scenario, out).items():
+        r = job.row
+        ivs = job.on_vms()
+        c = job_costs(scenario, job)
+        kills = int(r["kills"] or 0)
+        killed = False
         phase, t, vms = "new", -math.inf, ()     # where the job is, since when, on which VMs
+        begun = -math.inf                        # when the current run's preparation began
+        suspended_at: list[float] = []           # when its suspensions ended (saves over)
         saves = 0
+        kept = False                             # a run that was not thrown away so far
         for i in ivs:
             where = f"job {job_id} ({phase} since {t} on {vms}) then {i}; all: {ivs}"
-            if i.kind == "cancelled":
-                assert phase in ("new", "saved", "ran") and not_before(i.start, t), where
-                continue
-            if i.kind == "transfer":
-                assert phase == "new", where
-            elif i.kind == "run":
-                if phase in ("prepared", "moved", "reloaded"):
-                    assert same_time(i.start, t) and i.vms == vms, where
-                else:                             # a first run without image, or a resume without state
-                    assert phase == "new" or phase == "ran" and not has_state, where
-                    assert not_before(i.start, t), where
-            elif i.kind == "save":
-                assert has_state and phase in ("new", "ran", "prepared", "reloaded"), where
-                if phase == "new":                # started (no image) and cut at once: an empty run
-                    assert same_time(i.start, float(r["start"])), where
-                else:
-                    assert same_time(i.start, t) and i.vms == vms, where
+            why = _step(phase, t, vms, i, c, opts, float(r["start"]), killed)
+            if why is not None and kills and phase not in ("new", "ran", "shut") and i.kind != "shutdown":
+                # cancelled and queued again (a kill): it starts over, every run it had is lost
+                assert not kept, f"a kept run before a kill: {where}"
+                kills -= 1
+                killed = True
+                phase = "new"
+                why = _step(phase, t, vms, i, c, opts, float(r["start"]), killed)
+            assert why is None, f"{why}: {where}"
+            resuming = phase == "saved" or phase in RUNNING and i.kind in ("reload", "migrate", "run", "lost",
+                                                                          "cancelled")
+            if resuming and phase in RUNNING:    # suspended without a save: at the run's end
+                suspended_at.append(t)
+                if factor is not None:
+                    assert not_before(t - begun, (1 + factor) * c.save_estimate), (
+                        f"threshold {(1 + factor) * c.save_estimate}: suspended {t - begun} s after it began: {where}")
+            if resuming and i.kind != "cancelled" and opts["copy_ahead"] and opts["migrate"]:
+                assert not_before(i.start, suspended_at[-1] + c.migrate), (
+                    f"copy_ahead: resumed less than one copy ({c.migrate} s) after its suspension: {where}")
+            kept = kept or i.kind == "run"
+            if i.kind == "save":
                 saves += 1
-            elif i.kind == "migrate":
-                assert phase == "saved" or phase == "ran" and not has_state, where
-                assert not_before(i.start, t), where
-            elif i.kind == "reload":
-                assert has_state and phase in ("saved", "moved"), where
-                if phase == "moved":
-                    assert same_time(i.start, t) and i.vms == vms, where
-                else:
-                    assert not_before(i.start, t) and i.vms == vms, where
-            phase = {"transfer": "prepared", "run": "ran", "save": "saved", "migrate": "moved",
-                     "reload": "reloaded"}[i.kind]
+                suspended_at.append(i.end)
+                if factor is not None:
+                    assert not_before(i.end - begun, (1 + factor) * c.save_estimate), (
+                        f"threshold {(1 + factor) * c.save_estimate}: saved {i.end - begun} s after it began: {where}")
+            if i.kind == "cancelled":
+                continue
+            if i.kind in ("transfer", "migrate") or i.kind == "reload" and phase != "moved" or \
+                    i.kind in ("run", "lost") and phase not in ("prepared", "moved", "reloaded"):
+                begun = i.start
+            phase = {"transfer": "prepared", "run": "ran", "lost": "lost", "save": "saved", "migrate": "moved",
+                     "reload": "reloaded", "shutdown": "shut"}[i.kind]
             t, vms = i.end, i.vms
+        runs, lost = job.of("run"), job.of("lost")
+        if runs and lost:
+            assert not_before(runs[0].start, lost[-1].end), f"job {job_id}: a lost run after a kept one: {ivs}"
         if r["state"] == "finished":
-            assert phase == "ran", f"job {job_id} finished, its last interval is not a run: {ivs}"
-            if has_state:
+            assert phase in ("ran", "shut"), f"job {job_id} finished, its last interval is not a run: {ivs}"
+            if c.save > 0:
                 assert saves == int(r["suspensions"]), (
                     f"job {job_id}: {r['suspensions']} suspensions, {saves} saves: {ivs}")
+        downs = job.of("shutdown")
+        assert not downs or r["state"] == "finished", f"job {job_id} not finished has a shutdown: {ivs}"
+        if r["state"] == "finished" and c.shutdown > 0:
+            item = job.item
+            early = False
+            if job.lease:
+                planned = item["duration"] - (ar_carve(scenario, item) if item["mode"] == "ar" else 0.0)
+                early = item.get("real_duration", item["duration"]) < planned
+            if early:
+                assert not downs, f"job {job_id} ended early ({item['real_duration']} s) yet shut down: {ivs}"
+            elif r["mode"] in ("ar", "immediate"):       # never cut short: it ran its planned time
+                assert len(downs) == 1, f"{r['mode']} job {job_id} ran its planned time, no shutdown: {ivs}"
+        copies = job.of("copy")
+        if copies:
+            assert opts["copy_ahead"] and opts["migrate"], f"job {job_id}: a copy without copy_ahead: {copies}"
+            assert suspended_at and not_before(copies[0].start, suspended_at[0]), (
+                f"job {job_id}: a copy before any suspension: {job.intervals}")
+            for a, b in zip(copies, copies[1:]):
+                assert not_before(b.start, a.end), f"job {job_id}: its copies overlap: {copies}"
 
 
 def check_dag_jobs_csv(scenario: dict[str, Any], out: Outputs) -> None:
@@ -824,7 +1159,14 @@ def check_summary_is_strict_json_listing_the_files(scenario: dict[str, Any], out
 def check_summary_counts_match_the_rows(scenario: dict[str, Any], out: Outputs) -> None:
     """8b. The summary counts what ``jobs.csv`` lists: jobs finished and rejected; for leases the
     ARs finished and refused and the immediate leases refused; for DAG jobs the jobs finished
-    (``dag_jobs.csv``)."""
+    (``dag_jobs.csv``). Its ``kills``, ``lost_work`` and ``preemptions`` (the datacenters'
+    suspensions) are the rows' sums, and each ``vm_s_<kind>`` the VM-seconds of that kind's
+    intervals (docs/federation.md, "Records": ``records.totals()``).
+
+    For leases (docs/federation.md, summary keys): ``be_requeued`` counts those of the preempted
+    leases (``be_preempted``) an AR cancelled and queued again, every kill among them; and a
+    suspension is either an AR's preemption or a gap start's planned one, so the rows'
+    suspensions are at most ``be_preempted + gap_starts``."""
     summary = json.loads(out.summary_text)["summary"]
     states = defaultdict(int)
     for r in out.jobs:
@@ -832,10 +1174,25 @@ def check_summary_counts_match_the_rows(scenario: dict[str, Any], out: Outputs) 
         states[r["state"]] += 1
     assert summary["jobs_finished"] == states["finished"], (summary, dict(states))
     assert summary["jobs_rejected"] == states["rejected"], (summary, dict(states))
+    rows = [r for r in out.jobs if r["id"]]
+    kills = sum(int(r["kills"] or 0) for r in rows)
+    cuts = sum(int(r["suspensions"] or 0) for r in rows)
+    assert summary["kills"] == kills, (summary, kills)
+    assert summary["preemptions"] == cuts, (summary, cuts)
+    assert math.isclose(summary["lost_work"], math.fsum(float(r["lost_work"] or 0) for r in rows),
+                        rel_tol=1e-9, abs_tol=1e-6), summary
+    for kind in KINDS:
+        total = math.fsum((i.end - i.start) * len(i.vms) for i in out.intervals if i.kind == kind)
+        assert math.isclose(summary.get(f"vm_s_{kind}", 0.0), total, rel_tol=1e-9, abs_tol=1e-6), (
+            f"vm_s_{kind} {summary.get(f'vm_s_{kind}')}, the intervals give {total}")
     if "leases" in scenario:
         assert summary["ar_finished"] == states[("ar", "finished")], (summary, dict(states))
         assert summary["ar_rejected"] == states[("ar", "rejected")], (summary, dict(states))
         assert summary["immediate_rejected"] == states[("immediate", "rejected")], (summary, dict(states))
+        assert kills <= summary["be_requeued"] <= summary["be_preempted"], (
+            f"kills {kills} (rows), be_requeued {summary['be_requeued']}, be_preempted {summary['be_preempted']}")
+        assert cuts <= summary["be_preempted"] + summary["gap_starts"], (
+            f"suspensions {cuts} (rows), be_preempted {summary['be_preempted']}, gap_starts {summary['gap_starts']}")
     else:
         assert out.dag_jobs is not None
         assert summary["dag_jobs_finished"] == len(out.dag_jobs), (summary, out.dag_jobs)
@@ -843,9 +1200,10 @@ def check_summary_counts_match_the_rows(scenario: dict[str, Any], out: Outputs) 
 
 CHECKS = (check_no_vm_over_capacity, check_vms_match_the_request, check_ar_leases_start_at_their_requested_time,
           check_immediate_leases_start_at_submission, check_reservations_are_never_suspended,
-          check_nothing_is_preempted_unless_in_suspend_mode,
+          check_nothing_is_preempted_unless_in_suspend_mode, check_ars_preempt_only_what_they_may,
           check_best_effort_leases_start_in_arrival_order_without_backfill,
           check_nothing_starts_before_it_is_asked_for, check_work_is_conserved, check_rows_agree_with_intervals,
+          check_overheads_take_their_documented_time,
           check_tasks_start_after_their_parents, check_every_lease_and_task_has_one_row,
           check_best_effort_leases_are_never_refused, check_suspensions_save_and_reload, check_dag_jobs_csv,
           check_summary_is_strict_json_listing_the_files, check_summary_counts_match_the_rows)
@@ -858,13 +1216,21 @@ def check_same_seed_same_outputs(first: Outputs, second: Outputs) -> None:
             assert a.read() == b.read(), f"{name} differs between two runs of the same scenario and seed"
 
 
-def describe(out: Outputs) -> None:
-    """What happened in a case (``--hypothesis-show-statistics`` counts it): how well the
-    generator reaches suspensions, migrations, cancelled transfers and refusals."""
+def describe(scenario: dict[str, Any], out: Outputs) -> None:
+    """What happened in a case (``--hypothesis-show-statistics`` counts it): how well the generator reaches suspensions, migrations,
+    cancelled transfers, refusals and Haizea's shutdowns, copies, lost runs and requeues."""
+    opts = rules(scenario)
+    if opts["backfill"] == "aggressive":
+        event("backfill aggressive")
+    if opts["threshold_factor"] is not None:
+        event("threshold_factor set")
     kinds = {i.kind for i in out.intervals}
-    for kind in ("save", "migrate", "cancelled"):
+    for kind in ("save", "migrate", "cancelled", "shutdown", "copy", "lost"):
         if kind in kinds:
             event(f"has a {kind} interval")
+    summary = json.loads(out.summary_text)["summary"]
+    if summary.get("be_requeued"):
+        event("be_requeued > 0")
     states = {(r["mode"], r["state"]) for r in out.jobs}
     for mode, state in sorted(states):
         event(f"{mode} {state}")
@@ -872,6 +1238,7 @@ def describe(out: Outputs) -> None:
 
 def check_case(scenario: dict[str, Any]) -> None:
     """Run ``scenario`` twice (two folders) and check every invariant on the outputs."""
+    note(f"scenario as YAML:\n{as_yaml(scenario)}")
     try:
         load_scenario(scenario)
     except ScenarioError as exc:   # refused input: the generator should make it rare
@@ -879,7 +1246,7 @@ def check_case(scenario: dict[str, Any]) -> None:
         assume(False)
     with tempfile.TemporaryDirectory() as tmp:
         first = run(scenario, os.path.join(tmp, "a"))
-        describe(first)
+        describe(scenario, first)
         for check in CHECKS:
             check(scenario, first)
         check_same_seed_same_outputs(first, run(scenario, os.path.join(tmp, "b")))
@@ -1089,3 +1456,4 @@ def test_each_dag_check_catches_what_it_is_for(spoiled, tmp_path):
     out = run_checked(text, str(tmp_path))
     with pytest.raises(AssertionError):
         check(yaml.safe_load(text), spoil(out))
+
