@@ -519,7 +519,8 @@ class LocalCloud:
         leases that can be suspended in time (their run and any planned save give way), newest
         lease first (``preempt_order: oldest``: oldest first, Haizea's order); or, with
         ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs and those such leases
-        hold. ``None`` if too few."""
+        hold. The leases to preempt come in the order they were chosen (their requeue order);
+        ``None`` if too few."""
         table = self.table
         free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
@@ -538,12 +539,12 @@ class LocalCloud:
                 units[q] = None
         if arbitrary:
             return self._draw(n, free, blockers, units)
-        chosen: set[Plan] = set()
+        chosen: dict[Plan, None] = {}      # in the order chosen (a set would iterate by ids in memory)
         freed: list[int] = []
         seen: set[int] = set()
         newest = self.options.preempt_order == "newest"
         for q in sorted(units, key=attrgetter("arrival"), reverse=newest):
-            chosen.add(q)
+            chosen[q] = None
             for v in q.vms:
                 if v not in seen and all(b is not None and b in chosen for b in blockers.get(v, ())):
                     seen.add(v)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 
+from cloudsim_py.clouds import local as local_module
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
@@ -387,3 +388,42 @@ def test_rigid_jobs_run_as_best_effort_leases_without_overheads():
     r = simulate(jobs, hosts=4, policy="leases", check=True)
     starts = dict(zip(r.records["id"].tolist(), r.records["start"].tolist()))
     assert starts == {1: 0.0, 2: 100.0, 3: 5.0, 4: 65.0}
+
+
+class _ReversedSet(set):
+    """A set that iterates in the reverse of the order a plain set would (membership unchanged)."""
+
+    def __iter__(self):
+        return reversed(list(super().__iter__()))
+
+
+@pytest.mark.parametrize("order, first", [("newest", 2), ("oldest", 1)])
+@pytest.mark.parametrize("scrambled", [False, True])
+def test_an_ar_preempting_a_running_and_a_future_lease_requeues_them_in_its_preemption_order(
+        order, first, scrambled, monkeypatch):
+    # Found by the cloud stress test: the same scenario gave two schedules in one process. No
+    # image, no memory. Aggressive backfilling: lease 1 (4 VMs, 600 s) runs [0, 600); lease 2
+    # (the same) is the future lease at 600. AR 3 (submitted at 100 for [100, 700) on the 4 VMs)
+    # preempts both: lease 2 loses its plan and lease 1 is suspended at once (nothing to save);
+    # both go back to the queue in the order the AR chose them (``preempt_order``), each behind
+    # the other waiting lease submitted at the same time (docs/federation.md, rules 3 and 4). The
+    # first one runs after the AR, [700, 1300) or (lease 1, 500 s left) [700, 1200); the other
+    # after it. The victims were a set of plans, taken in the order of their ids in memory: the
+    # requeue order, and so the schedule, changed from run to run (``scrambled`` iterates every
+    # set of the local discipline the other way round: the schedule must not change).
+    if scrambled:
+        monkeypatch.setattr(local_module, "set", _ReversedSet, raising=False)
+
+    def mk(id, mode, duration, start=None):
+        return LeaseRequest(id=id, submit_time=100.0 if mode is LeaseMode.AR else 0.0, mode=mode,
+                            duration=duration, nodes=4, start=start)
+
+    leases = [mk(1, LeaseMode.BEST_EFFORT, 600.0), mk(2, LeaseMode.BEST_EFFORT, 600.0),
+              mk(3, LeaseMode.AR, 600.0, start=100.0)]
+    got = schedule(run(leases, backfill="aggressive", preempt_order=order))
+    vms = (0, 1, 2, 3)
+    if first == 2:
+        one, two = [("run", 0.0, 100.0, vms), ("run", 1300.0, 1800.0, vms)], [("run", 700.0, 1300.0, vms)]
+    else:
+        one, two = [("run", 0.0, 100.0, vms), ("run", 700.0, 1200.0, vms)], [("run", 1200.0, 1800.0, vms)]
+    assert got == {1: one, 2: two, 3: [("run", 100.0, 700.0, vms)]}
