@@ -5,40 +5,63 @@ for ``fdls``, ``fdls`` with ``strict: false`` and ``fdmms``), loaded with
 :func:`~cloudsim_py.scenario.load_scenario` and run with
 :func:`~cloudsim_py.scenario.run_scenario` into a folder. The invariants below read only what the
 run wrote there (``jobs.csv``, ``intervals.csv``, ``dag_jobs.csv``, ``summary.json``) and the
-input the test generated; nothing of the scheduler is looked at. Each is one function named for
-what it checks, numbered as in the issue (docs/federation.md is the semantics):
+input the test generated; nothing of the scheduler is looked at.
 
-1. no VM holds two things at once (runs, saves, reloads, migrations, transfers, and cancelled
-   transfers until they are cut); (1b) every interval uses the VMs the request asks for;
+Each case draws an option family (its scenario's name says which): for leases the project's
+parameters and costs; Haizea 1.0's test configuration (a) (``broker.params.preset: haizea`` with
+``federation.overheads.preset: haizea``) or setting (b) (``overheads: {preset: haizea,
+enactment_s: 0, override_suspend_s: null}``), each sometimes with one rule or cost changed as
+docs/federation.md's other Haizea settings do; or Haizea's options one by one mixed with the
+defaults (``backfill: aggressive``, ``threshold_factor``, ``preempt_order``, ``preempt_max_age``,
+``copy_ahead``, ``ar_vms``; ``enactment_s``, ``shutdown_s``, ``override_suspend_s``,
+``exclusion``, ``whole_seconds``, ``migrate_mbps``). DAG systems draw the discipline options the
+DAG policies take (``preemption``, ``backfill`` including ``aggressive``, ``migrate``,
+``fill_gaps``, ``ar_vms``; not Haizea's other rules) and the same cost families.
+
+Each invariant is one function named for what it checks, numbered as in the issue
+(docs/federation.md is the semantics):
+
+1. no VM holds two things at once (runs, saves, reloads, migrations, transfers, cancelled
+   transfers until they are cut, shutdowns and lost runs; a ``copy`` is network traffic and
+   holds none); (1b) every interval uses the VMs the request asks for (a copy round at most);
 2. an accepted advance reservation runs from exactly its requested start (at or after it with
-   ``preemption: start-late``), its image transfer ending there; (2b) an immediate lease starts
-   when it is submitted; (2c) neither, nor a non-preemptible best-effort lease, is ever
-   suspended; (2d) nothing starts before it is submitted; (2e) with ``preemption: reject`` or
-   ``start-late`` nothing is preempted at all; (2f) with ``backfill: false`` best-effort leases
-   start in arrival order;
+   ``preemption: start-late``), its image transfer ending there, its shutdown (if any) carved
+   out of its interval; (2b) an immediate lease starts when it is submitted; (2c) neither, nor
+   a non-preemptible best-effort lease, is ever suspended or cancelled; (2d) nothing starts
+   before it is submitted; (2e) with ``preemption: reject`` or ``start-late`` nothing is
+   preempted (gap starts of aggressive backfilling aside); (2f) with ``backfill: false``
+   best-effort leases start in arrival order; (2g) runs are lost only under a scheduling
+   threshold, and ``preempt_max_age`` protects old leases;
 3. the run intervals of a finished lease or task add up to its run time (work is conserved
-   across suspend, resume and migration), and that run time is the input's; (3b) the rows'
-   ``start`` and ``finish`` agree with the intervals;
+   across suspend, resume and migration; lost runs are extra and add up to ``lost_work``), and
+   that run time is the input's; (3b) the rows' ``start`` and ``finish`` agree with the
+   intervals; (3c) every overhead lasts what the documented arithmetic gives;
 4. no task starts before its parents end and their data has arrived, nor (4b) before its
    job's submission or an AR job's requested start; (4c) ``dag_jobs.csv`` lists the DAG jobs
    whose tasks all finished, with their last finish;
 5. every lease and task of the input has exactly one ``jobs.csv`` row: finished, or rejected,
    unfinished or skipped with a reason; (5b) best-effort leases (which fit the cloud) finish;
-6. a suspension saves the state (when there is one) and a reload (after a migration, if the job
-   moved) comes before the next run; the runs of one job never overlap;
+6. a suspension saves the state (when a save takes time) and a reload (after a migration, or
+   a copy ahead, if the job moved) comes before the next run; the runs of one job never
+   overlap; a shutdown follows only a last run that was not cut short; a cancelled lease starts
+   over; a suspension respects the scheduling threshold, a resumption with ``copy_ahead`` one
+   copy's time;
 7. the same seed gives byte-identical ``jobs.csv`` and ``intervals.csv``;
-8. ``summary.json`` is strict JSON and lists the files written; (8b) its counts match the rows.
+8. ``summary.json`` is strict JSON and lists the files written; (8b) its counts match the rows
+   (``be_requeued`` between the kills and ``be_preempted``, the VM-seconds of every kind).
 
 Where a check reads the documented semantics more precisely than issue 16 words it, its
 docstring says so: a DAG AR task has no requested start of its own (2, 4b), and a job cut the
-moment it starts or resumes has an empty run that ``intervals.csv`` does not draw (3b, 6).
+moment it starts or resumes has an empty run that ``intervals.csv`` does not draw (3b, 6); each
+adaptation to Haizea's rules cites docs/federation.md.
 
 A run that raises (``StuckJobsError``: work never finished; ``PolicyFailure``: the scheduler
 crashed, e.g. a ``CapacityError``) fails the test. Only a ``ScenarioError`` at load time is
 skipped (``assume(False)``); the generator makes valid input, so that stays rare.
 
 The default run keeps a fast profile; ``-m slow`` runs the long one (``CLOUD_STRESS_EXAMPLES``
-cases per policy, default 3,000). A failing case is printed as the scenario's YAML.
+cases per policy, default 3,000). A failing case is printed as the scenario's YAML (a note);
+``--hypothesis-show-statistics`` counts the option families and what the cases reached.
 """
 
 from __future__ import annotations
@@ -105,6 +128,12 @@ def overheads(draw) -> dict[str, Any] | None:
     """Mostly the defaults (memory saved, state and image migrated); sometimes another setting."""
     if draw(st.integers(0, 4)) > 0:
         return None
+    return draw(classic_overheads())
+
+
+@st.composite
+def classic_overheads(draw) -> dict[str, Any]:
+    """The project's own cost options, each given or left to its default."""
     out: dict[str, Any] = {}
     if draw(st.booleans()):
         out["suspend"] = draw(st.sampled_from(["memory", "image"]))
@@ -117,21 +146,119 @@ def overheads(draw) -> dict[str, Any] | None:
     return out
 
 
+ENACTMENTS = st.one_of(st.sampled_from([0, 0, 1, 2, 2, 5]), st.floats(0, 5).map(lambda x: round(x, 2)))
+SHUTDOWNS = st.one_of(st.sampled_from([0, 1, 2, 10, 30]), st.floats(0, 60).map(lambda x: round(x, 2)))
+#: Haizea 1.0's two test settings (docs/federation.md, "Haizea 1.0 and this project"): (a) the
+#: preset, enactment overhead 2 s per VM and suspensions overridden to 0 s; (b) neither
+HAIZEA_A: dict[str, Any] = {"preset": "haizea"}
+HAIZEA_B: dict[str, Any] = {"preset": "haizea", "enactment_s": 0, "override_suspend_s": None}
+#: one rule of the presets changed, as docs/federation.md's "Haizea's other settings" do
+PRESET_COST_CHANGES = st.sampled_from([
+    {"override_suspend_s": None}, {"shutdown_s": 10}, {"exclusion": "global"}, {"suspend_mbps": 50},
+    {"whole_seconds": False}, {"image": True}, {"migrate_mbps": None}, {"enactment_s": 5, "shutdown_s": 3}])
+PRESET_RULE_CHANGES = st.sampled_from([
+    {"threshold_factor": 0}, {"threshold_factor": 3}, {"migrate": False}, {"preemption": "reject"},
+    {"preemption": "start-late"}, {"fill_gaps": False, "threshold_factor": 1e9}, {"fill_gaps": False},
+    {"preempt_order": "newest"}, {"preempt_max_age": 600}, {"copy_ahead": False}, {"ar_vms": "arbitrary"},
+    {"threshold_factor": None}])
+
+
+@st.composite
+def haizea_costs(draw) -> dict[str, Any]:
+    """Haizea 1.0's cost options one by one, mixed with the defaults and the project's options."""
+    out = draw(classic_overheads())
+    if draw(st.booleans()):
+        out["enactment_s"] = draw(ENACTMENTS)
+    if draw(st.booleans()):
+        out["shutdown_s"] = draw(SHUTDOWNS)
+    if draw(st.integers(0, 2)) == 0:
+        out["override_suspend_s"] = draw(st.sampled_from([None, 0, 0, 5, 30]))
+    if draw(st.booleans()):
+        out["exclusion"] = draw(st.sampled_from(["local", "global"]))
+    if draw(st.booleans()):
+        out["whole_seconds"] = draw(st.booleans())
+    if draw(st.integers(0, 2)) == 0:
+        out["migrate_mbps"] = draw(st.one_of(st.just(12.5), COPY_SPEEDS))
+    return out
+
+
+@st.composite
+def cost_family(draw) -> tuple[str, dict[str, Any] | None]:
+    """``(family, federation.overheads)`` of a DAG system: the defaults, the project's options,
+    Haizea's settings (a) and (b) (sometimes with one change), or Haizea's options one by one."""
+    family = draw(st.sampled_from(["default", "default", "default", "project", "haizea-a", "haizea-b", "mixed",
+                                   "mixed"]))
+    if family == "default":
+        return family, None
+    if family == "project":
+        return family, draw(classic_overheads())
+    if family == "mixed":
+        return family, draw(haizea_costs())
+    costs = dict(HAIZEA_A if family == "haizea-a" else HAIZEA_B)
+    if draw(st.integers(0, 2)) == 0:
+        costs.update(draw(PRESET_COST_CHANGES))
+    return family, costs
+
+
 @st.composite
 def broker_params(draw, dags: bool) -> dict[str, Any]:
-    """Each parameter given or left to its default."""
+    """Each parameter given or left to its default (the DAG policies take the local discipline's
+    ``preemption``, ``backfill`` (``aggressive`` too), ``migrate``, ``fill_gaps`` and
+    ``ar_vms``, docs/federation.md, broker parameters; not Haizea's other rules)."""
     params: dict[str, Any] = {}
     if draw(st.integers(0, 3)):
         params["preemption"] = draw(st.sampled_from(["suspend", "suspend", "reject", "start-late"]))
     for key in ("backfill", "migrate", "fill_gaps"):
         if draw(st.integers(0, 3)):
             params[key] = draw(st.booleans())
+    if draw(st.integers(0, 4)) == 0:
+        params["ar_vms"] = draw(st.sampled_from(["free-first", "arbitrary"]))
     if dags:
+        if draw(st.integers(0, 5)) == 0:
+            params["backfill"] = "aggressive"
         if draw(st.booleans()):
             params["alpha"] = draw(st.sampled_from([0, 0.1, 0.5, 1]))
         if draw(st.booleans()):
             params["ar_slack"] = draw(st.sampled_from([0, 1, 10, 60]))
     return params
+
+
+@st.composite
+def haizea_rules(draw) -> dict[str, Any]:
+    """Haizea 1.0's scheduling rules one by one, mixed with the project's broker parameters."""
+    params = draw(broker_params(dags=False))
+    if draw(st.integers(0, 2)):
+        params["backfill"] = "aggressive"
+    if draw(st.integers(0, 2)):
+        params["threshold_factor"] = draw(st.one_of(st.sampled_from([None, 0, 1, 1, 3, 50]),
+                                                    st.floats(0, 3).map(lambda x: round(x, 2))))
+    if draw(st.booleans()):
+        params["preempt_order"] = draw(st.sampled_from(["newest", "oldest"]))
+    if draw(st.integers(0, 3)) == 0:
+        params["preempt_max_age"] = draw(st.sampled_from([None, 0, 60, 600, 3600, 7 * 86400]))
+    if params.get("backfill") == "aggressive" and draw(st.booleans()):
+        params["copy_ahead"] = draw(st.booleans())
+    return params
+
+
+@st.composite
+def lease_family(draw) -> tuple[str, dict[str, Any], dict[str, Any] | None]:
+    """``(family, broker params, federation.overheads)`` of a lease cloud: the project's
+    parameters and costs; Haizea's test configuration (a) or setting (b), both with ``preset:
+    haizea`` in the broker, sometimes with one rule or cost changed; or Haizea's options one by
+    one, mixed with the defaults."""
+    family = draw(st.sampled_from(["project", "project", "haizea-a", "haizea-b", "mixed", "mixed"]))
+    if family == "project":
+        return family, draw(broker_params(dags=False)), draw(overheads())
+    if family == "mixed":
+        return family, draw(haizea_rules()), draw(st.one_of(st.none(), haizea_costs()))
+    params: dict[str, Any] = {"preset": "haizea"}
+    costs = dict(HAIZEA_A if family == "haizea-a" else HAIZEA_B)
+    if draw(st.integers(0, 2)) == 0:
+        params.update(draw(PRESET_RULE_CHANGES))
+    if draw(st.integers(0, 2)) == 0:
+        costs.update(draw(PRESET_COST_CHANGES))
+    return family, params, costs
 
 
 @st.composite
@@ -143,11 +270,15 @@ def sizes(draw) -> tuple[float, float]:
 
 
 @st.composite
-def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int, bandwidth: float = 100) -> list[dict[str, Any]]:
+def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int, bandwidth: float = 100,
+                   haizea: bool = False) -> list[dict[str, Any]]:
     """Leases of every mode; half the workloads are busy: long best-effort leases, close
     arrivals and ARs with enough notice to be booked over them (preemptions, migrations). Some
     ARs start on a boundary: when an earlier AR starts or ends, when an earlier lease would end,
-    or exactly one image transfer after their submission."""
+    or exactly one image transfer after their submission. Under Haizea's rules (``haizea``)
+    most leases have memory, as in Haizea's configurations (a state to save and copy, and
+    scheduling thresholds that grow with it), and busy ARs sometimes come at short notice (a
+    lease started just before may be below its threshold: cancelled, its run lost)."""
     n = draw(st.integers(1, max_leases))
     ids = draw(st.one_of(st.just(list(range(1, n + 1))),
                          st.lists(st.integers(1, 99), min_size=n, max_size=n, unique=True)))
@@ -170,8 +301,11 @@ def lease_requests(draw, vms: int, vm_cpus: int, max_leases: int, bandwidth: flo
         if per_node is not None:
             lease["cpus_per_node"] = per_node
         memory, image = draw(sizes())
+        if haizea and draw(st.integers(0, 2)):
+            memory = draw(st.sampled_from([512, 1024, 1024, 2048]))
         if mode == "ar":
-            start = t + draw(BUSY_NOTICES if busy else NOTICES)
+            soon = haizea and busy and draw(st.integers(0, 2)) == 0
+            start = t + draw(st.sampled_from([0, 5, 30, 60, 120]) if soon else BUSY_NOTICES if busy else NOTICES)
             later = [m for m in marks if m >= t] + [t + image / bandwidth]
             if draw(st.integers(0, 3)) == 0:
                 start = draw(st.sampled_from(later))
@@ -203,12 +337,13 @@ def lease_system(draw, params: dict[str, Any], max_leases: int) -> dict[str, Any
     if draw(st.integers(0, 3)):
         cloud["copy_mbps"] = draw(COPY_SPEEDS)
     fed: dict[str, Any] = {"vm_types": {"v0": vt}, "clouds": [cloud], "latency": draw(LATENCIES)}
-    oh = draw(overheads())
+    family, drawn, oh = draw(lease_family())
     if oh is not None:
         fed["overheads"] = oh
-    return {"name": "lease-stress", "seed": draw(st.integers(0, 1000)), "federation": fed,
-            "leases": {"requests": draw(lease_requests(cloud["vms"], vt["cpus"], max_leases, vt["bandwidth_mbps"]))},
-            "broker": {"policy": "leases", "params": {**draw(broker_params(dags=False)), **params}}}
+    return {"name": f"lease-stress/{family}", "seed": draw(st.integers(0, 1000)), "federation": fed,
+            "leases": {"requests": draw(lease_requests(cloud["vms"], vt["cpus"], max_leases, vt["bandwidth_mbps"],
+                                                       haizea=family != "project"))},
+            "broker": {"policy": "leases", "params": {**drawn, **params}}}
 
 
 @st.composite
@@ -276,7 +411,7 @@ def dag_system(draw, policy: str, params: dict[str, Any], max_jobs: int) -> dict
     if draw(st.integers(0, 3)) == 0:            # some tasks typed, their times in a matrix
         types = ["fft", "sort"][: draw(st.integers(1, 2))]
         fed["matrix"] = {"times": {t: {v: draw(TASK_RUNTIMES) for v in vm_types} for t in types}}
-    oh = draw(overheads())
+    family, oh = draw(cost_family())
     if oh is not None:
         fed["overheads"] = oh
     max_cpus = max(vm_types[c["vm_type"]]["cpus"] * c["vms"] for c in clouds)
@@ -290,7 +425,7 @@ def dag_system(draw, policy: str, params: dict[str, Any], max_jobs: int) -> dict
         assume(str(job["id"]) not in ids)       # ids differ (also as text: jobs.csv prints them)
         ids.add(str(job["id"]))
         jobs.append(job)
-    return {"name": "dag-stress", "seed": draw(st.integers(0, 1000)), "federation": fed,
+    return {"name": f"dag-stress/{family}", "seed": draw(st.integers(0, 1000)), "federation": fed,
             "dags": {"jobs": jobs},
             "broker": {"policy": policy, "params": {**draw(broker_params(dags=True)), **params}}}
 
@@ -981,6 +1116,12 @@ def _step(phase: str, t: float, vms: tuple[int, ...], i: Interval, c: Costs, opt
             return None if not_before(i.start, t) else "a resumption before the suspension"
         return f"a run after {phase}"
     if i.kind == "save":
+        if c.save > 0 and c.reload == 0 and phase in ("saved", "moved"):    # resumed and cut at once
+            if phase == "moved":
+                return None if same_time(i.start, t) and i.vms == vms else "a save not where the migration ended"
+            if i.vms != vms and not moving_ok:
+                return "a resumption on other VMs without migration"
+            return None if not_before(i.start, t) else "a save before the last one ended"
         if c.save == 0 or phase not in ("new", "prepared", "reloaded") + RUNNING:
             return f"a save after {phase} (a save takes {c.save} s)"
         if phase == "new":          # started (no image) and cut at once: an empty run
@@ -1018,8 +1159,9 @@ def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) ->
     run starts where the reload ends, on its VMs. So the runs of one job never overlap, and
     every suspension of a job with a save time has its save (``suspensions`` column). A job may
     be cut the moment it starts or its reload ends (an AR arriving then): that run is empty and
-    not recorded, so a ``save`` may follow a ``transfer`` or a ``reload`` at its end, or come
-    first (at the row's ``start``) for a job without image.
+    not recorded, so a ``save`` may follow a ``transfer`` or a ``reload`` at its end, come first
+    (at the row's ``start``) for a job without image, or, when a reload takes no time, follow
+    the previous save (or a migration, at its end).
 
     Haizea's rules (docs/federation.md, "Haizea 1.0 and this project"):
 
@@ -1074,6 +1216,8 @@ def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) ->
                 assert not_before(i.start, suspended_at[-1] + c.migrate), (
                     f"copy_ahead: resumed less than one copy ({c.migrate} s) after its suspension: {where}")
             kept = kept or i.kind == "run"
+            if i.kind == "save" and phase == "saved":      # an empty run, resumed and cut at once
+                begun = i.start
             if i.kind == "save":
                 saves += 1
                 suspended_at.append(i.end)
@@ -1217,8 +1361,10 @@ def check_same_seed_same_outputs(first: Outputs, second: Outputs) -> None:
 
 
 def describe(scenario: dict[str, Any], out: Outputs) -> None:
-    """What happened in a case (``--hypothesis-show-statistics`` counts it): how well the generator reaches suspensions, migrations,
+    """What happened in a case (``--hypothesis-show-statistics`` counts it): which option family
+    it drew (the scenario's name), how well the generator reaches suspensions, migrations,
     cancelled transfers, refusals and Haizea's shutdowns, copies, lost runs and requeues."""
+    event(f"family {scenario['name'].split('/')[1]}")
     opts = rules(scenario)
     if opts["backfill"] == "aggressive":
         event("backfill aggressive")
