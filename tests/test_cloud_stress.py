@@ -1526,6 +1526,43 @@ def test_issue_16_ar_task_preempts_a_best_effort_task_at_120_with_latency_half_a
                                         ("run", 180.0, 180.0 + 1000 - (110.0 - s))]
 
 
+HAIZEA_LEASES = """
+federation:
+  vm_types: {v0: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 100}}
+  clouds: [{name: c0, vm_type: v0, vms: 2, copy_mbps: 32}]
+  overheads: {preset: haizea, enactment_s: 0, override_suspend_s: null, shutdown_s: 2}
+leases:
+  requests:
+    - {id: 1, submit: 0, mode: best-effort, duration: 1000, nodes: 1, memory_mb: 1024}
+    - {id: 3, submit: 0, mode: best-effort, duration: 200, nodes: 1}
+    - {id: 2, submit: 10, mode: ar, start: 100, duration: 1000, nodes: 1}
+    - {id: 4, submit: 1200, mode: best-effort, duration: 1000, nodes: 1, memory_mb: 1024}
+    - {id: 5, submit: 1210, mode: ar, start: 1250, duration: 100, nodes: 2}
+broker: {policy: leases, params: {preset: haizea}}
+"""
+
+
+def test_haizea_rules_shutdowns_a_copy_ahead_and_a_lost_run(tmp_path):
+    """Haizea's setting (b) with a 2 s shutdown (docs/federation.md, "Haizea 1.0 and this
+    project"): suspend/resume at 32 MB/s (32 s for 1024 MB), threshold ``T = 2 x 32 = 64 s``,
+    copies at 12.5 MB/s (82 s). Leases 1 and 3 start at 0 on VMs 0 and 1. AR 2 ([100, 1100))
+    finds no free VM and preempts the oldest lease, 1, which has run 100 >= 64 s by then:
+    suspended at 68, saved [68, 100). The AR runs 998 s, its shutdown carved out of its
+    interval [1098, 1100). Lease 1 may resume one copy after its save (182) on any VM: VM 1,
+    free after lease 3 and its shutdown (202); its memory is copied there [100, 182) (holding no
+    VM: lease 3 still runs there), reloaded [202, 234), and it runs its last 932 s. Lease 4
+    starts at 1200; AR 5 (submitted 1210, [1250, 1350) on both VMs) would let it run 50 < 64 s:
+    it is cancelled at 1210, its run lost, and starts over after AR 5."""
+    out = run_checked(HAIZEA_LEASES, str(tmp_path))
+    assert spans(out, "1") == [("run", 0.0, 68.0), ("save", 68.0, 100.0), ("copy", 100.0, 182.0),
+                               ("reload", 202.0, 234.0), ("run", 234.0, 1166.0), ("shutdown", 1166.0, 1168.0)]
+    assert spans(out, "2") == [("run", 100.0, 1098.0), ("shutdown", 1098.0, 1100.0)]
+    assert spans(out, "4") == [("lost", 1200.0, 1210.0), ("run", 1350.0, 2350.0), ("shutdown", 2350.0, 2352.0)]
+    assert [i.vms for i in out.of("1")][2:4] == [(1,), (1,)]
+    summary = json.loads(out.summary_text)["summary"]
+    assert (summary["be_preempted"], summary["be_requeued"], summary["kills"]) == (2, 1, 1)
+
+
 # ---------------------------------------------------------------------------------------------
 # the checks themselves catch what they are for (on the issue's two-lease run, spoiled by hand)
 
@@ -1587,6 +1624,49 @@ DAG_SPOILERS = {
 }
 
 
+def spoil_row(out: Outputs, job: str, **changes: str) -> Outputs:
+    return out._replace(jobs=[{**r, **changes} if r["id"] == job else r for r in out.jobs])
+
+
+def spoil_summary(out: Outputs, old: str, new: str) -> Outputs:
+    assert old in out.summary_text
+    return out._replace(summary_text=out.summary_text.replace(old, new))
+
+
+#: Haizea's rules (HAIZEA_LEASES), spoiled: (check, spoil, what its message says)
+HAIZEA_SPOILERS = {
+    # lease 4's lost run [1200, 1210) stretched over AR 5's start: a lost run held its VM
+    "a lost run on a busy VM": (check_no_vm_over_capacity, lambda out: spoil_interval(out, "4", 0, end=1260.0),
+                                "two things at once"),
+    # lease 4's lost run counted as work
+    "lost work kept": (check_work_is_conserved, lambda out: spoil_interval(out, "4", 0, kind="run"), "ran"),
+    # lease 4 lost a run without being cancelled
+    "a lost run without kill": (check_work_is_conserved, lambda out: spoil_row(out, "4", kills="0"), "no kill"),
+    # AR 2's shutdown after the end of its interval
+    "an AR's shutdown past its interval": (check_ar_leases_start_at_their_requested_time,
+                                           lambda out: spoil_interval(out, "2", 1, start=1100.0, end=1102.0),
+                                           "carved"),
+    # lease 1's save a second short of 1024 MB at 32 MB/s
+    "a short save": (check_overheads_take_their_documented_time,
+                     lambda out: spoil_interval(out, "1", 1, end=99.0), "docs/federation.md gives"),
+    # lease 1 reloading at 150, less than one copy (82 s) after its save
+    "a resumption before one copy": (check_suspensions_save_and_reload,
+                                     lambda out: spoil_interval(out, "1", 3, start=150.0, end=182.0), "copy_ahead"),
+    # lease 1 suspended 60 s after it began, below its threshold of 64 s
+    "a suspension below the threshold": (check_suspensions_save_and_reload,
+                                         lambda out: spoil_interval(out, "1", 0, start=40.0), "threshold"),
+    # lease 1's shutdown while it still runs
+    "a shutdown before the end": (check_suspensions_save_and_reload,
+                                  lambda out: spoil_interval(out, "1", 5, start=1160.0, end=1162.0), "shutdown"),
+    # a kill not among the requeued leases
+    "a kill not requeued": (check_summary_counts_match_the_rows,
+                            lambda out: spoil_summary(out, '"be_requeued": 1', '"be_requeued": 0'), "be_requeued"),
+    # the copy's VM-seconds dropped
+    "copies not counted": (check_summary_counts_match_the_rows,
+                           lambda out: spoil_summary(out, '"vm_s_copy": 82.0', '"vm_s_copy": 0.0'), "vm_s_copy"),
+}
+
+
 @pytest.mark.parametrize("spoiled", sorted(SPOILERS))
 def test_each_check_catches_what_it_is_for(spoiled, tmp_path):
     check, spoil = SPOILERS[spoiled]
@@ -1603,3 +1683,10 @@ def test_each_dag_check_catches_what_it_is_for(spoiled, tmp_path):
     with pytest.raises(AssertionError):
         check(yaml.safe_load(text), spoil(out))
 
+
+@pytest.mark.parametrize("spoiled", sorted(HAIZEA_SPOILERS))
+def test_each_haizea_check_catches_what_it_is_for(spoiled, tmp_path):
+    check, spoil, message = HAIZEA_SPOILERS[spoiled]
+    out = run_checked(HAIZEA_LEASES, str(tmp_path))
+    with pytest.raises(AssertionError, match=message):
+        check(yaml.safe_load(HAIZEA_LEASES), spoil(out))
