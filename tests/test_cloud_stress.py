@@ -1363,23 +1363,44 @@ def check_same_seed_same_outputs(first: Outputs, second: Outputs) -> None:
 def describe(scenario: dict[str, Any], out: Outputs) -> None:
     """What happened in a case (``--hypothesis-show-statistics`` counts it): which option family
     it drew (the scenario's name), how well the generator reaches suspensions, migrations,
-    cancelled transfers, refusals and Haizea's shutdowns, copies, lost runs and requeues."""
-    event(f"family {scenario['name'].split('/')[1]}")
+    cancelled transfers, refusals and Haizea's shutdowns, copies, lost runs and requeues. With
+    ``CLOUD_STRESS_LOG`` set, each case also appends one JSON line there (policy, family, what
+    it reached), to count the cases of a long run."""
+    seen = [f"family {scenario['name'].split('/')[1]}"]
     opts = rules(scenario)
     if opts["backfill"] == "aggressive":
-        event("backfill aggressive")
+        seen.append("backfill aggressive")
     if opts["threshold_factor"] is not None:
-        event("threshold_factor set")
+        seen.append("threshold_factor set")
+    for key, default in (("copy_ahead", False), ("preempt_order", "newest"), ("preempt_max_age", None),
+                         ("ar_vms", "free-first"), ("preemption", "suspend")):
+        if opts[key] != default:
+            seen.append(f"{key} {opts[key]}" if isinstance(opts[key], str) else f"{key} set")
+    o = cost_options(scenario)
+    if o["enactment_s"]:
+        seen.append("enactment_s > 0")
+    if o["shutdown_s"]:
+        seen.append("shutdown_s > 0")
+    if o["exclusion"] == "global":
+        seen.append("exclusion global")
+    if o["whole_seconds"]:
+        seen.append("whole_seconds")
     kinds = {i.kind for i in out.intervals}
-    for kind in ("save", "migrate", "cancelled", "shutdown", "copy", "lost"):
-        if kind in kinds:
-            event(f"has a {kind} interval")
+    seen += [f"has a {kind} interval" for kind in ("save", "migrate", "cancelled", "shutdown", "copy", "lost")
+             if kind in kinds]
     summary = json.loads(out.summary_text)["summary"]
     if summary.get("be_requeued"):
-        event("be_requeued > 0")
-    states = {(r["mode"], r["state"]) for r in out.jobs}
-    for mode, state in sorted(states):
-        event(f"{mode} {state}")
+        seen.append("be_requeued > 0")
+    seen += [f"{mode} {state}" for mode, state in sorted({(r["mode"], r["state"]) for r in out.jobs})]
+    for what in seen:
+        event(what)
+    log = os.environ.get("CLOUD_STRESS_LOG")
+    if log:
+        policy = scenario["broker"]["policy"]
+        if scenario["broker"]["params"].get("strict") is False:
+            policy += "-loose"
+        with open(log, "a") as fh:
+            fh.write(json.dumps({"policy": policy, "events": seen}) + "\n")
 
 
 def check_case(scenario: dict[str, Any]) -> None:
