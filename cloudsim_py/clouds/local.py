@@ -101,6 +101,16 @@ def _positive(d: float) -> float:
     return d if d > 0 else TINY
 
 
+def _cut_before(end: float, save: float) -> float:
+    """The latest suspension whose save of ``save`` seconds ends by ``end``: ``end - save``, or
+    the float just below it when ``(end - save) + save`` rounds above ``end`` (the save would
+    overlap the booking that begins at ``end`` by one ulp in the slot table)."""
+    cut = end - save
+    while cut + save > end:
+        cut = math.nextafter(cut, -INF)
+    return cut
+
+
 @attrs.define(slots=True, eq=False)
 class Copy:
     """One round of a suspended lease's state copy (``copy_ahead``): network traffic from the
@@ -511,7 +521,7 @@ class LocalCloud:
             return False
         if self.options.threshold_factor is not None:
             return True                     # suspended if it can be, else cancelled (_preempt)
-        s = a - q.save
+        s = _cut_before(a, q.save)
         return s >= now and s >= q.run_from
 
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
@@ -616,7 +626,7 @@ class LocalCloud:
             self._drop_bookings(q)
             self._requeue(q, now)
             return
-        cut = a - q.save
+        cut = _cut_before(a, q.save)
         thr = self._threshold(q, False)
         vm_start = q.run_from if q.phase == RUNNING else q.vm_start
         doomed = q.phase == PLANNED and (vm_start >= a or cut < vm_start)
@@ -987,7 +997,7 @@ class LocalCloud:
         begin = s + self._prep_of(p, vms)
         if maxend >= begin + p.left + p.shutdown:
             return vms, None
-        cut = maxend - p.save
+        cut = _cut_before(maxend, p.save)
         if cut < begin or cut == begin and thr is None:
             return None
         return vms, cut
@@ -1314,7 +1324,7 @@ class LocalCloud:
             else:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
             until = min(free[v] for v in chosen)
-            cut = until - p.save
+            cut = _cut_before(until, p.save)
             if cut > now + prep and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None

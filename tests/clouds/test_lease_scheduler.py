@@ -427,3 +427,33 @@ def test_an_ar_preempting_a_running_and_a_future_lease_requeues_them_in_its_pree
     else:
         one, two = [("run", 0.0, 100.0, vms), ("run", 700.0, 1200.0, vms)], [("run", 1200.0, 1800.0, vms)]
     assert got == {1: one, 2: two, 3: [("run", 100.0, 700.0, vms)]}
+
+
+def test_a_gap_start_s_save_ends_by_the_next_booking_in_floating_point():
+    # Found by the cloud stress test (a CapacityError: "reservation 5 [1783.48, 1800.61) on VM 0
+    # overlaps reservation 3 [1800.61, 3601.83)"). Two VMs, aggressive backfilling, enactment
+    # 0.61 s per VM (a shutdown of 0.61 s for one VM, 1.22 s for two), saves at 31 MB/s. Leases
+    # 7 and 3 run on VMs 1 and 0; lease 5 (both VMs) is the future lease at 1800.61, after lease
+    # 7's run and shutdown. Lease 3 ends early at 900: lease 8 (512 MB) starts in the gap on VM
+    # 0, to be suspended so that its save (512 / 31 + 0.61 s) ends at 1800.61. 1800.61 - save
+    # + save rounds to 1800.6100000000001: the save overlapped lease 5's booking by one ulp.
+    from cloudsim_py.clouds.overheads import Overheads
+
+    vm = VMType("v0", cpus=1, memory_mb=1024, disk_mb=0, bandwidth_mbps=8)
+    cloud = CloudSpec("c0", vm, 2)
+    be = LeaseMode.BEST_EFFORT
+    leases = [LeaseRequest(id=3, submit_time=0.0, mode=be, duration=1800, nodes=1, real_duration=900.0),
+              LeaseRequest(id=5, submit_time=0.0, mode=be, duration=1800, nodes=2),
+              LeaseRequest(id=7, submit_time=0.0, mode=be, duration=1800, nodes=1),
+              LeaseRequest(id=8, submit_time=0.0, mode=be, duration=1800, nodes=1, memory_mb=512)]
+    system = build_lease_cloud(leases, cloud, check=True, params={"backfill": "aggressive"},
+                               overheads=Overheads(suspend_mbps=31, enactment_s=0.61))
+    local = system.world.broker.local
+    system.world.sim.after_timestamp(lambda now: local._check())
+    system.run()
+    got = schedule(system)
+    save = 512 / 31 + 0.61
+    (_, _, cut, _), (kind, start, end, vms) = got[8][:2]
+    assert (kind, vms) == ("save", (0,)) and start == cut and end <= 1800.61
+    assert abs(cut - (1800.61 - save)) < 1e-9 and abs(end - start - save) < 1e-9
+    assert got[5][0] == ("run", 1800.61, 1800.61 + 1800, (0, 1))
