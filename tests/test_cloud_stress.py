@@ -1163,7 +1163,9 @@ def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) ->
     be cut the moment it starts or its reload ends (an AR arriving then): that run is empty and
     not recorded, so a ``save`` may follow a ``transfer`` or a ``reload`` at its end, come first
     (at the row's ``start``) for a job without image, or, when a reload takes no time, follow
-    the previous save (or a migration, at its end).
+    the previous save (or a migration, at its end); and when there is nothing to save, the
+    resumption (a reload, a migration or a run) may follow a transfer or a reload, or come
+    first, as if after an empty run there.
 
     Haizea's rules (docs/federation.md, "Haizea 1.0 and this project"):
 
@@ -1199,6 +1201,13 @@ def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) ->
         for i in ivs:
             where = f"job {job_id} ({phase} since {t} on {vms}) then {i}; all: {ivs}"
             why = _step(phase, t, vms, i, c, opts, float(r["start"]), killed)
+            if why is not None and int(r["suspensions"] or 0) and (
+                    phase in ("prepared", "moved", "reloaded") or phase == "new" and c.transfer == 0):
+                # an empty run: cut the moment it began (at the row's start if it is its first), with
+                # nothing to save, then resumed (docstring)
+                at, on = (t, vms) if phase != "new" else (float(r["start"]), i.vms)
+                if _step("ran", at, on, i, c, opts, float(r["start"]), killed) is None:
+                    phase, t, vms, why = "ran", at, on, None
             if why is not None and kills and phase not in ("new", "ran", "shut") and i.kind != "shutdown":
                 # cancelled and queued again (a kill): it starts over, every run it had is lost
                 assert not kept, f"a kept run before a kill: {where}"
