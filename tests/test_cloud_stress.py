@@ -78,7 +78,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, assume, event, given, note, settings, strategies as st
 
-from cloudsim_py.errors import ScenarioError
+from cloudsim_py.errors import PolicyFailure, ScenarioError
 from cloudsim_py.scenario import load_scenario, run_scenario
 
 #: the cloud policies and the params each case adds to its drawn ones
@@ -1621,6 +1621,59 @@ def test_an_ar_no_longer_than_its_shutdown_frees_its_vm_at_the_end_of_its_interv
     reads such an AR as not carved, check 2.)"""
     out = run_checked(SHORT_ARS, str(tmp_path))
     assert {r["id"]: r["state"] for r in out.jobs} == {"1": "finished", "2": "finished"}
+
+
+PLANNED_BEGIN_BEFORE_FINISH = """
+federation:
+  vm_types:
+    v0: {cpus: 3, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 21}
+  clouds:
+  - {name: c2, vm_type: v0, vms: 5, copy_mbps: 100}
+dags:
+  jobs:
+  - id: j0
+    submit: 0.0
+    tasks:
+      t7: {runtime: 3600, cpus: 4}
+    mode: best-effort
+  - id: j4
+    submit: 0.0
+    tasks:
+      t0: {runtime: 1800, cpus: 11}
+      t1: {runtime: 1800, cpus: 15}
+      t3: {runtime: 10}
+      t4: {runtime: 10, cpus: 15}
+    edges:
+    - [t0, t3]
+    - [t1, t3]
+    - [t3, t4]
+  - id: j5
+    submit: 60.0
+    tasks:
+      t1: {runtime: 1800, cpus: 15}
+      t2: {runtime: 3600, cpus: 4, memory_mb: 1024, image_mb: 512}
+      t3: {runtime: 7766, cpus: 15}
+broker:
+  policy: fdmms
+  params: {backfill: aggressive}
+"""
+
+
+@pytest.mark.xfail(strict=True, raises=PolicyFailure,
+                   reason="aggressive backfilling begins a planned task at the planned end of the run "
+                          "before it, one ulp before the datacenter finishes that run (CapacityError)")
+def test_a_planned_task_begins_after_the_run_before_it_finishes(tmp_path):
+    """Found by the cloud stress test (fdmms, and fdls the same), shrunk. Task j5.t2 (2 VMs of 3
+    CPUs, 1024 MB, a 512 MB image) is suspended at 7189.76 and resumes at 16766 after a
+    migration ((1024 + 512) / 21 s) and a reload (10.24 s), with 34.620952380952076 s left:
+    the datacenter ends its run at 16884.003809523812. j4.t4 (all 5 VMs) is the future lease
+    planned at the end of that run as the slot table has it, 16884.00380952381, one ulp
+    earlier (the same sums, added in another order): it begins there while VM 0 still runs
+    j5.t2. ``policy 'fdmms' failed in LocalCloud._begin at t=16884: CapacityError:
+    t=16884.00380952381: cannot place job 5 in tier 0: host 0 tier 0 holds job 7``. With EASY
+    backfilling (a start at the finish, not at a planned time) the run is fine."""
+    out = run_checked(PLANNED_BEGIN_BEFORE_FINISH, str(tmp_path))
+    assert all(r["state"] == "finished" for r in out.jobs)
 
 
 # ---------------------------------------------------------------------------------------------
