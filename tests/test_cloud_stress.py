@@ -78,7 +78,7 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, assume, event, given, note, settings, strategies as st
 
-from cloudsim_py.errors import PolicyFailure, ScenarioError
+from cloudsim_py.errors import ScenarioError
 from cloudsim_py.scenario import load_scenario, run_scenario
 
 #: the cloud policies and the params each case adds to its drawn ones
@@ -1659,21 +1659,60 @@ broker:
 """
 
 
-@pytest.mark.xfail(strict=True, raises=PolicyFailure,
-                   reason="aggressive backfilling begins a planned task at the planned end of the run "
-                          "before it, one ulp before the datacenter finishes that run (CapacityError)")
-def test_a_planned_task_begins_after_the_run_before_it_finishes(tmp_path):
-    """Found by the cloud stress test (fdmms, and fdls the same), shrunk. Task j5.t2 (2 VMs of 3
-    CPUs, 1024 MB, a 512 MB image) is suspended at 7189.76 and resumes at 16766 after a
-    migration ((1024 + 512) / 21 s) and a reload (10.24 s), with 34.620952380952076 s left:
-    the datacenter ends its run at 16884.003809523812. j4.t4 (all 5 VMs) is the future lease
-    planned at the end of that run as the slot table has it, 16884.00380952381, one ulp
-    earlier (the same sums, added in another order): it begins there while VM 0 still runs
-    j5.t2. ``policy 'fdmms' failed in LocalCloud._begin at t=16884: CapacityError:
-    t=16884.00380952381: cannot place job 5 in tier 0: host 0 tier 0 holds job 7``. With EASY
-    backfilling (a start at the finish, not at a planned time) the run is fine."""
-    out = run_checked(PLANNED_BEGIN_BEFORE_FINISH, str(tmp_path))
+AR_AFTER_A_MIGRATION = """
+federation:
+  vm_types:
+    v0: {cpus: 2, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 10}
+  clouds:
+  - {name: c0, vm_type: v0, vms: 5, copy_mbps: 100}
+dags:
+  jobs:
+  - id: j3
+    submit: 300.0
+    tasks:
+      t0: {runtime: 1800, cpus: 7, memory_mb: 1024}
+      t2: {runtime: 5973, cpus: 8}
+  - id: j4
+    submit: 300.0
+    tasks:
+      t3: {runtime: 0.5}
+      t5: {runtime: 0.5}
+      t6: {runtime: 0.5, cpus: 10}
+    edges:
+    - [t3, t6]
+    mode: ar
+    start: 900.0
+  - id: j5
+    submit: 301.0
+    tasks:
+      t0: {runtime: 9511, cpus: 10}
+    mode: ar
+broker:
+  policy: fdmms
+  params: {preemption: reject, backfill: aggressive}
+"""
+
+
+@pytest.mark.parametrize("text, then", [(PLANNED_BEGIN_BEFORE_FINISH, 16884.003809523812),
+                                        (AR_AFTER_A_MIGRATION, 17707.380000000005)],
+                         ids=["a future task", "an AR task"])
+def test_what_begins_at_the_end_of_a_migrated_run_finds_its_vms_free(text, then, tmp_path):
+    """Found by the cloud stress test (fdmms and fdls alike), shrunk. A suspended task resumes
+    on other VMs after a migration and a reload, and something is planned to begin at the end
+    of its run: j4.t4, the future task of aggressive backfilling (the first case: j5.t2, 1024 MB
+    and a 512 MB image, migrates at 16766 for (1024 + 512) / 21 s, reloads 10.24 s and runs its
+    last 34.620952380952076 s), or AR task j4.t6 reserved at the earliest time its VMs are free
+    (the second, ``preemption: reject``: j3.t0 migrates at 16384.5 for 102.4 s, reloads 10.24 s
+    and runs its last 1210.24 s). The booking ended at ``start + (migration + reload) + left``,
+    the datacenter ends the run at ``((start + migration) + reload) + left``, one ulp later
+    (16884.00380952381 against 16884.003809523812; 17707.38 against 17707.380000000005): the
+    next task began while the VM still ran the migrated one, ``policy 'fdmms' failed in
+    LocalCloud._begin at t=16884: CapacityError: t=16884.00380952381: cannot place job 5 in
+    tier 0: host 0 tier 0 holds job 7`` (``LocalCloud._go`` for the AR task). A booking now adds
+    the times up in the order they happen."""
+    out = run_checked(text, str(tmp_path))
     assert all(r["state"] == "finished" for r in out.jobs)
+    assert then in {i.start for i in out.intervals}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -719,11 +719,10 @@ class LocalCloud:
     def _start(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
         """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration and
         its shutdown, or up to ``cut_at`` and a save) and start the preparation."""
-        prep = p.xfer if how == FRESH else p.reload if how == IN_PLACE else p.mig + p.reload
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        end = (now + prep) + p.left + p.shutdown if cut_at is None else cut_at
+        end = self._run_start(p, how, now) + p.left + p.shutdown if cut_at is None else cut_at
         p.res = self._book(p, vms, now, end, p.hard)
         if cut_at is not None:
             self.counters.gap_starts += 1
@@ -883,14 +882,28 @@ class LocalCloud:
                 return False
         return True
 
-    def _prep_of(self, p: Plan, vms: tuple[int, ...]) -> float:
-        """What comes before ``p``'s run on ``vms``: its image transfer (a new lease), its reload
-        (a suspended one), after a migration if it moves and its state is not copied ahead."""
+    @staticmethod
+    def _run_start(p: Plan, how: int, start: float) -> float:
+        """When ``p``'s run begins if its preparation ``how`` begins at ``start``: after its image
+        transfer (a new lease), its reload (a suspended one), after a migration if it moves. Added
+        up in the order the preparation happens (``(start + migration) + reload``), as the
+        datacenter's clock does: a booking then ends exactly when the datacenter ends the run
+        (``start + (migration + reload)`` could differ by one ulp, and a start planned at the
+        booking's end find the VMs still held)."""
+        if how == FRESH:
+            return start + p.xfer
+        if how == IN_PLACE:
+            return start + p.reload
+        return (start + p.mig) + p.reload
+
+    def _how(self, p: Plan, vms: tuple[int, ...]) -> int:
+        """How ``p`` begins on ``vms`` under aggressive backfilling: from scratch, resumed where it
+        was, or moved (a migration before its reload, unless its state is copied ahead)."""
         if not p.started:
-            return p.xfer
+            return FRESH
         if vms != p.last_vms and not self.options.copy_ahead:
-            return p.mig + p.reload
-        return p.reload
+            return MIGRATE
+        return IN_PLACE
 
     def _aggressive_pass(self, now: float) -> None:
         """Haizea 1.0's queue pass with aggressive backfilling (Sotomayor et al.; each rule in
@@ -994,7 +1007,7 @@ class LocalCloud:
             return vms, None
         if thr is not None and maxend - s < thr:
             return None
-        begin = s + self._prep_of(p, vms)
+        begin = self._run_start(p, self._how(p, vms), s)
         if maxend >= begin + p.left + p.shutdown:
             return vms, None
         cut = _cut_before(maxend, p.save)
@@ -1051,7 +1064,7 @@ class LocalCloud:
         moves (``copy_ahead``); begin now, or later (a planned lease)."""
         p.vms = vms
         p.begin_at = s
-        p.vm_start = s + self._prep_of(p, vms)
+        p.vm_start = self._run_start(p, self._how(p, vms), s)
         end = p.vm_start + p.left + p.shutdown if cut is None else cut
         if end > s:
             p.res = self._book(p, vms, s, end, p.hard)
@@ -1297,8 +1310,8 @@ class LocalCloud:
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
         """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
         n = p.job.procs
-        for how, prep, only in self._options(p):
-            need = now + prep + p.left + p.shutdown
+        for how, _, only in self._options(p):
+            need = self._run_start(p, how, now) + p.left + p.shutdown
             if only is not None:
                 if all(free.get(v, -1.0) >= need for v in only):
                     return how, only
@@ -1316,7 +1329,7 @@ class LocalCloud:
         if n > len(free):
             return None
         thr = self._threshold(p, p.started)
-        for how, prep, only in self._options(p):
+        for how, _, only in self._options(p):
             if only is not None:
                 if not all(v in free for v in only):
                     continue
@@ -1325,7 +1338,7 @@ class LocalCloud:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
             until = min(free[v] for v in chosen)
             cut = _cut_before(until, p.save)
-            if cut > now + prep and (thr is None or until - now >= thr):
+            if cut > self._run_start(p, how, now) and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None
 
