@@ -101,6 +101,16 @@ def _positive(d: float) -> float:
     return d if d > 0 else TINY
 
 
+def _cut_before(end: float, save: float) -> float:
+    """The latest suspension whose save of ``save`` seconds ends by ``end``: ``end - save``, or
+    the float just below it when ``(end - save) + save`` rounds above ``end`` (the save would
+    overlap the booking that begins at ``end`` by one ulp in the slot table)."""
+    cut = end - save
+    while cut + save > end:
+        cut = math.nextafter(cut, -INF)
+    return cut
+
+
 @attrs.define(slots=True, eq=False)
 class Copy:
     """One round of a suspended lease's state copy (``copy_ahead``): network traffic from the
@@ -511,7 +521,7 @@ class LocalCloud:
             return False
         if self.options.threshold_factor is not None:
             return True                     # suspended if it can be, else cancelled (_preempt)
-        s = a - q.save
+        s = _cut_before(a, q.save)
         return s >= now and s >= q.run_from
 
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
@@ -519,7 +529,8 @@ class LocalCloud:
         leases that can be suspended in time (their run and any planned save give way), newest
         lease first (``preempt_order: oldest``: oldest first, Haizea's order); or, with
         ``ar_vms="arbitrary"``, ``n`` drawn at random among the free VMs and those such leases
-        hold. ``None`` if too few."""
+        hold. The leases to preempt come in the order they were chosen (their requeue order);
+        ``None`` if too few."""
         table = self.table
         free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
@@ -538,12 +549,12 @@ class LocalCloud:
                 units[q] = None
         if arbitrary:
             return self._draw(n, free, blockers, units)
-        chosen: set[Plan] = set()
+        chosen: dict[Plan, None] = {}      # in the order chosen (a set would iterate by ids in memory)
         freed: list[int] = []
         seen: set[int] = set()
         newest = self.options.preempt_order == "newest"
         for q in sorted(units, key=attrgetter("arrival"), reverse=newest):
-            chosen.add(q)
+            chosen[q] = None
             for v in q.vms:
                 if v not in seen and all(b is not None and b in chosen for b in blockers.get(v, ())):
                     seen.add(v)
@@ -615,7 +626,7 @@ class LocalCloud:
             self._drop_bookings(q)
             self._requeue(q, now)
             return
-        cut = a - q.save
+        cut = _cut_before(a, q.save)
         thr = self._threshold(q, False)
         vm_start = q.run_from if q.phase == RUNNING else q.vm_start
         doomed = q.phase == PLANNED and (vm_start >= a or cut < vm_start)
@@ -708,11 +719,10 @@ class LocalCloud:
     def _start(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
         """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration and
         its shutdown, or up to ``cut_at`` and a save) and start the preparation."""
-        prep = p.xfer if how == FRESH else p.reload if how == IN_PLACE else p.mig + p.reload
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        self._book_run(p, vms, now, now + prep, cut_at)
+        self._book_run(p, vms, now, self._run_start(p, how, now), cut_at)
         if cut_at is not None:
             p.cut = self.dc.schedule_action(cut_at, self._suspend, p, PREEMPT)
         if how == IN_PLACE:
@@ -882,14 +892,28 @@ class LocalCloud:
                 return False
         return True
 
-    def _prep_of(self, p: Plan, vms: tuple[int, ...]) -> float:
-        """What comes before ``p``'s run on ``vms``: its image transfer (a new lease), its reload
-        (a suspended one), after a migration if it moves and its state is not copied ahead."""
+    @staticmethod
+    def _run_start(p: Plan, how: int, start: float) -> float:
+        """When ``p``'s run begins if its preparation ``how`` begins at ``start``: after its image
+        transfer (a new lease), its reload (a suspended one), after a migration if it moves. Added
+        up in the order the preparation happens (``(start + migration) + reload``), as the
+        datacenter's clock does: a booking then ends exactly when the datacenter ends the run
+        (``start + (migration + reload)`` could differ by one ulp, and a start planned at the
+        booking's end find the VMs still held)."""
+        if how == FRESH:
+            return start + p.xfer
+        if how == IN_PLACE:
+            return start + p.reload
+        return (start + p.mig) + p.reload
+
+    def _how(self, p: Plan, vms: tuple[int, ...]) -> int:
+        """How ``p`` begins on ``vms`` under aggressive backfilling: from scratch, resumed where it
+        was, or moved (a migration before its reload, unless its state is copied ahead)."""
         if not p.started:
-            return p.xfer
+            return FRESH
         if vms != p.last_vms and not self.options.copy_ahead:
-            return p.mig + p.reload
-        return p.reload
+            return MIGRATE
+        return IN_PLACE
 
     def _aggressive_pass(self, now: float) -> None:
         """Haizea 1.0's queue pass with aggressive backfilling (Sotomayor et al.; each rule in
@@ -993,10 +1017,10 @@ class LocalCloud:
             return vms, None
         if thr is not None and maxend - s < thr:
             return None
-        begin = s + self._prep_of(p, vms)
+        begin = self._run_start(p, self._how(p, vms), s)
         if maxend >= begin + p.left + p.shutdown:
             return vms, None
-        cut = maxend - p.save
+        cut = _cut_before(maxend, p.save)
         if cut < begin or cut == begin and thr is None:
             return None
         return vms, cut
@@ -1050,7 +1074,7 @@ class LocalCloud:
         moves (``copy_ahead``); begin now, or later (a planned lease)."""
         p.vms = vms
         p.begin_at = s
-        p.vm_start = s + self._prep_of(p, vms)
+        p.vm_start = self._run_start(p, self._how(p, vms), s)
         self._book_run(p, vms, s, p.vm_start, cut, empty=False)
         if p.started and self.options.copy_ahead and vms != p.last_vms:
             self._plan_copies(p, now)
@@ -1289,8 +1313,8 @@ class LocalCloud:
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
         """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
         n = p.job.procs
-        for how, prep, only in self._options(p):
-            need = now + prep + p.left + p.shutdown
+        for how, _, only in self._options(p):
+            need = self._run_start(p, how, now) + p.left + p.shutdown
             if only is not None:
                 if all(free.get(v, -1.0) >= need for v in only):
                     return how, only
@@ -1308,7 +1332,7 @@ class LocalCloud:
         if n > len(free):
             return None
         thr = self._threshold(p, p.started)
-        for how, prep, only in self._options(p):
+        for how, _, only in self._options(p):
             if only is not None:
                 if not all(v in free for v in only):
                     continue
@@ -1316,8 +1340,8 @@ class LocalCloud:
             else:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
             until = min(free[v] for v in chosen)
-            cut = until - p.save
-            if cut > now + prep and (thr is None or until - now >= thr):
+            cut = _cut_before(until, p.save)
+            if cut > self._run_start(p, how, now) and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None
 

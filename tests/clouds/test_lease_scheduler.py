@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 
+from cloudsim_py.clouds import local as local_module
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
@@ -387,3 +388,72 @@ def test_rigid_jobs_run_as_best_effort_leases_without_overheads():
     r = simulate(jobs, hosts=4, policy="leases", check=True)
     starts = dict(zip(r.records["id"].tolist(), r.records["start"].tolist()))
     assert starts == {1: 0.0, 2: 100.0, 3: 5.0, 4: 65.0}
+
+
+class _ReversedSet(set):
+    """A set that iterates in the reverse of the order a plain set would (membership unchanged)."""
+
+    def __iter__(self):
+        return reversed(list(super().__iter__()))
+
+
+@pytest.mark.parametrize("order, first", [("newest", 2), ("oldest", 1)])
+@pytest.mark.parametrize("scrambled", [False, True])
+def test_an_ar_preempting_a_running_and_a_future_lease_requeues_them_in_its_preemption_order(
+        order, first, scrambled, monkeypatch):
+    # Found by the cloud stress test: the same scenario gave two schedules in one process. No
+    # image, no memory. Aggressive backfilling: lease 1 (4 VMs, 600 s) runs [0, 600); lease 2
+    # (the same) is the future lease at 600. AR 3 (submitted at 100 for [100, 700) on the 4 VMs)
+    # preempts both: lease 2 loses its plan and lease 1 is suspended at once (nothing to save);
+    # both go back to the queue in the order the AR chose them (``preempt_order``), each behind
+    # the other waiting lease submitted at the same time (docs/federation.md, rules 3 and 4). The
+    # first one runs after the AR, [700, 1300) or (lease 1, 500 s left) [700, 1200); the other
+    # after it. The victims were a set of plans, taken in the order of their ids in memory: the
+    # requeue order, and so the schedule, changed from run to run (``scrambled`` iterates every
+    # set of the local discipline the other way round: the schedule must not change).
+    if scrambled:
+        monkeypatch.setattr(local_module, "set", _ReversedSet, raising=False)
+
+    def mk(id, mode, duration, start=None):
+        return LeaseRequest(id=id, submit_time=100.0 if mode is LeaseMode.AR else 0.0, mode=mode,
+                            duration=duration, nodes=4, start=start)
+
+    leases = [mk(1, LeaseMode.BEST_EFFORT, 600.0), mk(2, LeaseMode.BEST_EFFORT, 600.0),
+              mk(3, LeaseMode.AR, 600.0, start=100.0)]
+    got = schedule(run(leases, backfill="aggressive", preempt_order=order))
+    vms = (0, 1, 2, 3)
+    if first == 2:
+        one, two = [("run", 0.0, 100.0, vms), ("run", 1300.0, 1800.0, vms)], [("run", 700.0, 1300.0, vms)]
+    else:
+        one, two = [("run", 0.0, 100.0, vms), ("run", 700.0, 1200.0, vms)], [("run", 1200.0, 1800.0, vms)]
+    assert got == {1: one, 2: two, 3: [("run", 100.0, 700.0, vms)]}
+
+
+def test_a_gap_start_s_save_ends_by_the_next_booking_in_floating_point():
+    # Found by the cloud stress test (a CapacityError: "reservation 5 [1783.48, 1800.61) on VM 0
+    # overlaps reservation 3 [1800.61, 3601.83)"). Two VMs, aggressive backfilling, enactment
+    # 0.61 s per VM (a shutdown of 0.61 s for one VM, 1.22 s for two), saves at 31 MB/s. Leases
+    # 7 and 3 run on VMs 1 and 0; lease 5 (both VMs) is the future lease at 1800.61, after lease
+    # 7's run and shutdown. Lease 3 ends early at 900: lease 8 (512 MB) starts in the gap on VM
+    # 0, to be suspended so that its save (512 / 31 + 0.61 s) ends at 1800.61. 1800.61 - save
+    # + save rounds to 1800.6100000000001: the save overlapped lease 5's booking by one ulp.
+    from cloudsim_py.clouds.overheads import Overheads
+
+    vm = VMType("v0", cpus=1, memory_mb=1024, disk_mb=0, bandwidth_mbps=8)
+    cloud = CloudSpec("c0", vm, 2)
+    be = LeaseMode.BEST_EFFORT
+    leases = [LeaseRequest(id=3, submit_time=0.0, mode=be, duration=1800, nodes=1, real_duration=900.0),
+              LeaseRequest(id=5, submit_time=0.0, mode=be, duration=1800, nodes=2),
+              LeaseRequest(id=7, submit_time=0.0, mode=be, duration=1800, nodes=1),
+              LeaseRequest(id=8, submit_time=0.0, mode=be, duration=1800, nodes=1, memory_mb=512)]
+    system = build_lease_cloud(leases, cloud, check=True, params={"backfill": "aggressive"},
+                               overheads=Overheads(suspend_mbps=31, enactment_s=0.61))
+    local = system.world.broker.local
+    system.world.sim.after_timestamp(lambda now: local._check())
+    system.run()
+    got = schedule(system)
+    save = 512 / 31 + 0.61
+    (_, _, cut, _), (kind, start, end, vms) = got[8][:2]
+    assert (kind, vms) == ("save", (0,)) and start == cut and end <= 1800.61
+    assert abs(cut - (1800.61 - save)) < 1e-9 and abs(end - start - save) < 1e-9
+    assert got[5][0] == ("run", 1800.61, 1800.61 + 1800, (0, 1))
