@@ -558,13 +558,20 @@ def vms_asked(item: dict[str, Any], cloud: CloudInfo, lease: bool) -> int:
 def ar_carve(scenario: dict[str, Any], lease: dict[str, Any]) -> float:
     """The shutdown carved out of AR lease ``lease``'s interval (docs/federation.md, "Costs": its
     VMs run ``duration - shutdown`` and its shutdown ends at the end of its interval), 0 if none.
-    The page does not say what happens when the shutdown is as long as the AR or longer (a 1 s AR
-    with 2 s of enactment overhead: nothing would be left to run); the project then does not
-    carve it (its VMs run the whole duration and the shutdown follows, past the interval's end),
-    and this reading follows it: the carve needs ``0 < shutdown < duration``."""
+    An AR whose shutdown is as long as its duration or longer (a 1 s AR with 2 s of enactment
+    overhead) has nothing to run: the page says it is refused (:func:`ar_too_short`), so the
+    carve needs ``0 < shutdown < duration``."""
     cloud = clouds_of(scenario)[0]
     sd = costs(scenario, lease, cloud, vms_asked(lease, cloud, True)).shutdown
     return sd if 0 < sd < lease["duration"] else 0.0
+
+
+def ar_too_short(scenario: dict[str, Any], lease: dict[str, Any]) -> bool:
+    """Whether AR lease ``lease`` is no longer than its shutdown (docs/federation.md, "Costs":
+    nothing of its interval is left to run, and it is refused)."""
+    cloud = clouds_of(scenario)[0]
+    sd = costs(scenario, lease, cloud, vms_asked(lease, cloud, True)).shutdown
+    return 0 < lease["duration"] <= sd
 
 
 def as_yaml(scenario: dict[str, Any]) -> str:
@@ -797,11 +804,18 @@ def check_ar_leases_start_at_their_requested_time(scenario: dict[str, Any], out:
     ``[start, start + duration)`` still bounds it: docs/federation.md ("Costs") carves the
     shutdown out of it: the row's ``start`` is the requested start, its run (and its
     ``finish``, ``runtime``) lasts ``duration - shutdown`` (or less, ``real_duration``), and its
-    shutdown ends at ``start + duration``; a run that ends early has no shutdown."""
+    shutdown ends at ``start + duration``; a run that ends early has no shutdown. An AR no
+    longer than its shutdown is refused, and its row says why."""
     late_ok = preemption(scenario) == "start-late"
     rows = lease_rows(out)
     for lease in leases_of(scenario):
         if lease["mode"] != "ar":
+            continue
+        if ar_too_short(scenario, lease):
+            for r in rows[str(lease["id"])]:
+                assert r["state"] in ("rejected", "skipped"), f"AR no longer than its shutdown: {r}"
+                if r["state"] == "rejected":
+                    assert "nothing of its interval is left to run" in r["reason"], r
             continue
         for r in rows[str(lease["id"])]:
             if r["state"] != "finished":
@@ -1608,19 +1622,25 @@ broker: {policy: leases, params: {preset: haizea}}
 """
 
 
-@pytest.mark.xfail(strict=True, reason="an AR no longer than its shutdown (here 2 s of enactment overhead for "
-                                       "a 2 s AR) is not carved: it holds its VM past its interval, and the AR "
-                                       "booked right after it is refused; docs/federation.md books an AR over "
-                                       "[start, start + duration) and carves its shutdown out of it")
-def test_an_ar_no_longer_than_its_shutdown_frees_its_vm_at_the_end_of_its_interval(tmp_path):
+def test_an_ar_no_longer_than_its_shutdown_is_refused_and_frees_its_interval(tmp_path):
     """Setting (a): every shutdown takes ``e n = 2 s``. AR 1 asks [10, 12), AR 2 [12, 72) on the
-    one VM. docs/federation.md: an AR is booked over ``[start, start + duration)`` and "an AR's
-    shutdown is carved out of its interval": AR 1's VM is free at 12, so AR 2 is accepted. The
-    page does not say what a carve leaves of a 2 s AR with a 2 s shutdown (a run of 0 s?);
-    the project runs it [10, 12) and shuts it down [12, 14), and refuses AR 2. (The stress test
-    reads such an AR as not carved, check 2.)"""
+    one VM. docs/federation.md ("Costs"): an AR's shutdown is carved out of its interval; AR 1
+    (2 s, a 2 s shutdown) has nothing left to run and is refused, with the reason; AR 2 runs
+    [12, 70) and is shut down [70, 72), the end of its interval."""
     out = run_checked(SHORT_ARS, str(tmp_path))
-    assert {r["id"]: r["state"] for r in out.jobs} == {"1": "finished", "2": "finished"}
+    rows = {r["id"]: r for r in out.jobs}
+    assert (rows["1"]["state"], rows["2"]["state"]) == ("rejected", "finished")
+    assert rows["1"]["reason"] == ("advance reservation refused: its shutdown (2 s) is not shorter than its "
+                                   "duration (2 s): nothing of its interval is left to run")
+    assert spans(out, "2") == [("run", 12.0, 70.0), ("shutdown", 70.0, 72.0)]
+
+
+def test_an_ar_a_little_longer_than_its_shutdown_runs_what_is_left(tmp_path):
+    """AR 1 asks [10, 13) with its 2 s shutdown: it runs 1 s [10, 11) and shuts down [11, 13)."""
+    out = run_checked(SHORT_ARS.replace("start: 10, duration: 2", "start: 10, duration: 3")
+                      .replace("start: 12, duration: 60", "start: 13, duration: 60"), str(tmp_path))
+    assert spans(out, "1") == [("run", 10.0, 11.0), ("shutdown", 11.0, 13.0)]
+    assert spans(out, "2") == [("run", 13.0, 71.0), ("shutdown", 71.0, 73.0)]
 
 
 PLANNED_BEGIN_BEFORE_FINISH = """
@@ -1834,6 +1854,14 @@ def test_each_dag_check_catches_what_it_is_for(spoiled, tmp_path):
     out = run_checked(text, str(tmp_path))
     with pytest.raises(AssertionError):
         check(yaml.safe_load(text), spoil(out))
+
+
+def test_the_check_catches_an_ar_no_longer_than_its_shutdown_that_ran(tmp_path):
+    """SHORT_ARS's AR 1 (2 s, a 2 s shutdown) shown as run: check 2 says it should be refused."""
+    out = run_checked(SHORT_ARS, str(tmp_path))
+    with pytest.raises(AssertionError, match="no longer than its shutdown"):
+        check_ar_leases_start_at_their_requested_time(yaml.safe_load(SHORT_ARS),
+                                                      spoil_row(out, "1", state="finished", reason=""))
 
 
 @pytest.mark.parametrize("spoiled", sorted(HAIZEA_SPOILERS))

@@ -456,6 +456,12 @@ class LocalCloud:
         span = p.xfer + p.left + p.shutdown
         start = p.start
         mode = self.options.preemption
+        if start is not None and p.shutdown >= p.left > 0 and not getattr(p.job.desc, "carved", 0.0):
+            # Haizea carves an AR's shutdown out of its interval [start, start + duration) (the
+            # VMs run duration - shutdown); one no longer than its shutdown has nothing to run
+            # (Haizea would end its run before it began) and would hold its VMs past its interval.
+            return (f"its shutdown ({p.shutdown:g} s) is not shorter than its duration ({p.left:g} s): "
+                    f"nothing of its interval is left to run")
         if start is not None:
             a = start - p.xfer
             if mode == "start-late":

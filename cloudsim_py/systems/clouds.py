@@ -115,14 +115,16 @@ def lease_jobs(leases: Iterable[LeaseRequest], vm_cpus: int = 1, cloud: str = ""
     """The descriptions of ``leases`` on VMs of ``vm_cpus`` CPUs, in the given order.
     ``shutdown(vms)``: the shutdown of a lease of ``vms`` VMs (Haizea's ``shutdown-time`` and
     enactment overhead), which Haizea 1.0 carves out of an AR's interval: the AR's VMs run (and
-    are planned for) its duration minus its shutdown, so that the shutdown ends at its end."""
+    are planned for) its duration minus its shutdown, so that the shutdown ends at its end
+    (``carved``). An AR whose shutdown is as long as its duration or longer is left whole: it
+    has nothing to run, and the scheduler refuses it (``LocalCloud.ar_choice``)."""
     for row, lease in enumerate(leases):
         job = LeaseJob.of(lease, vm_cpus, row, cloud)
         if shutdown is not None and job.mode is LeaseMode.AR:
             cut = shutdown(job.procs)
             if 0 < cut < job.runtime_estimate:
                 planned = job.runtime_estimate - cut
-                job = attrs.evolve(job, runtime=min(job.runtime, planned), runtime_estimate=planned)
+                job = attrs.evolve(job, runtime=min(job.runtime, planned), runtime_estimate=planned, carved=cut)
         yield job
 
 

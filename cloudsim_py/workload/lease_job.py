@@ -81,6 +81,10 @@ class LeaseJob:
     memory_mb: float = 0.0          #: memory of a VM, saved on suspension (M_j)
     row: int = -1
     cloud: str = ""                 #: the cloud it runs on
+    #: an AR's shutdown carved out of its interval (s): it runs ``runtime_estimate`` from its
+    #: start and is shut down over the interval's last ``carved`` seconds (Haizea 1.0; set by
+    #: ``systems.clouds.lease_jobs``, 0 when nothing is carved)
+    carved: float = 0.0
     request: LeaseRequest | None = attrs.field(default=None, repr=False, eq=False)
     #: a lease is no DAG job's task
     dag: None = attrs.field(default=None, init=False, repr=False)
