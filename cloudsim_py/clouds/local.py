@@ -162,6 +162,7 @@ class Plan:
     run_from: float = 0.0          #: progress starts (after transfer or reload)
     started: bool = False          #: has run before (a start from now on is a resume)
     shutdown: float = 0.0          #: after a run that was not cut short (Haizea)
+    carved: float = 0.0            #: an AR's shutdown carved out of its interval (LeaseJob.carved)
     save_est: float = 0.0          #: Haizea's whole-lease suspend estimate (its threshold)
     reload_est: float = 0.0        #: Haizea's whole-lease resume estimate
     arrival: tuple = ()            #: its first queue place (the preemption order)
@@ -398,6 +399,7 @@ class LocalCloud:
         key = (desc.submit_time, next(self._seq))
         return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, hard,
                     float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None), shutdown=times.shutdown,
+                    carved=float(getattr(desc, "carved", 0.0)),
                     save_est=times.save_estimate, reload_est=times.reload_estimate, arrival=key)
 
     def admit(self, job: Job) -> None:
@@ -456,7 +458,7 @@ class LocalCloud:
         span = p.xfer + p.left + p.shutdown
         start = p.start
         mode = self.options.preemption
-        if start is not None and p.shutdown >= p.left > 0 and not getattr(p.job.desc, "carved", 0.0):
+        if start is not None and p.shutdown >= p.left > 0 and not p.carved:
             # Haizea carves an AR's shutdown out of its interval [start, start + duration) (the
             # VMs run duration - shutdown); one no longer than its shutdown has nothing to run
             # (Haizea would end its run before it began) and would hold its VMs past its interval.
