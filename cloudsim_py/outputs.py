@@ -109,29 +109,48 @@ def check_output_folder(folder: str, force: bool = False) -> None:
 
 def _clear_previous(folder: str) -> None:
     """Remove what an earlier run wrote here: the files its summary lists, the standard names,
-    and sub-folders left empty by that."""
+    and sub-folders left empty by that. Only regular files inside ``folder`` are removed: a
+    name that leads out of it (``..``, an absolute path) or through a symbolic link (a linked
+    sub-folder, a linked file) is left alone, so that a summary cannot make ``--force`` delete
+    anything outside the folder it was given."""
     listed: list[str] = []
     summary = os.path.join(folder, "summary.json")
     try:
-        with open(summary, encoding="utf-8") as fh:
-            doc = json.load(fh)
-        files = doc.get("files") if isinstance(doc, dict) else None
-        if isinstance(files, list):
-            listed = [f for f in files if isinstance(f, str)]
+        if not os.path.islink(summary):
+            with open(summary, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            files = doc.get("files") if isinstance(doc, dict) else None
+            if isinstance(files, list):
+                listed = [f for f in files if isinstance(f, str)]
     except (OSError, ValueError):
         pass
+    root = os.path.realpath(folder)
     for rel in listed + list(RUN_FILES):
-        path = os.path.normpath(os.path.join(folder, rel))
-        if os.path.commonpath([os.path.abspath(path), os.path.abspath(folder)]) != os.path.abspath(folder):
-            continue   # a summary naming files outside the folder is ignored
-        if os.path.isfile(path):
+        path = _inside(root, rel)
+        if path is not None and os.path.isfile(path):
             _remove(path)
             parent = os.path.dirname(path)
-            if os.path.abspath(parent) != os.path.abspath(folder):
+            if parent != root:
                 try:
                     os.rmdir(parent)
                 except OSError:
                     pass
+
+
+def _inside(root: str, rel: str) -> str | None:
+    """``rel`` under the resolved folder ``root`` if it names a file there reached without a
+    symbolic link (neither the file nor a sub-folder on the way is one), else ``None``."""
+    if not rel or "\0" in rel or os.path.isabs(rel):
+        return None
+    path = os.path.normpath(os.path.join(root, rel))
+    if path == root or os.path.commonpath([path, root]) != root:
+        return None
+    cur = root
+    for part in os.path.relpath(path, root).split(os.sep):
+        cur = os.path.join(cur, part)
+        if os.path.islink(cur):
+            return None
+    return path
 
 
 class JobsCsv:

@@ -57,6 +57,56 @@ def test_force_replaces_the_previous_run_and_keeps_other_files(tmp_path):
     assert json.loads((out / "summary.json").read_text())["label"] == "fcfs"
 
 
+def _planted_summary(out, files):
+    out.mkdir()
+    (out / "summary.json").write_text(json.dumps({"files": files}))
+
+
+def test_force_never_follows_a_linked_sub_folder_out_of_the_output_folder(tmp_path):
+    """An old summary naming ``sub/secret.txt`` where ``sub`` links to a folder outside: the
+    file outside stays (issue 17: --force deleted it)."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("keep me")
+    out = tmp_path / "out"
+    _planted_summary(out, ["sub/secret.txt", "jobs.csv"])
+    os.symlink(outside, out / "sub")
+    run_scenario(scenario(), out_dir=str(out), force=True)
+    assert (outside / "secret.txt").read_text() == "keep me"
+    assert os.path.islink(out / "sub")
+
+
+def test_force_never_removes_the_target_of_a_linked_file(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me")
+    out = tmp_path / "out"
+    _planted_summary(out, ["old.csv"])
+    os.symlink(outside, out / "old.csv")
+    run_scenario(scenario(), out_dir=str(out), force=True)
+    assert outside.read_text() == "keep me"
+
+
+def test_force_ignores_names_that_climb_out_of_the_folder(tmp_path):
+    (tmp_path / "mine.txt").write_text("keep me")
+    out = tmp_path / "out"
+    _planted_summary(out, ["../mine.txt", str(tmp_path / "mine.txt"), "a/../../mine.txt"])
+    run_scenario(scenario(), out_dir=str(out), force=True)
+    assert (tmp_path / "mine.txt").read_text() == "keep me"
+
+
+def test_force_through_the_command_line_keeps_the_file_outside(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("keep me")
+    out = tmp_path / "out"
+    _planted_summary(out, ["sub/secret.txt"])
+    os.symlink(outside, out / "sub")
+    path = tmp_path / "s.yaml"
+    path.write_text(json.dumps({"name": "x", "datacenter": {"hosts": 2}, "workload": JOBS}))
+    assert main(["run", str(path), "--quiet", "--out", str(out), "--force"]) == 0
+    assert (outside / "secret.txt").read_text() == "keep me"
+
+
 def test_each_file_is_renamed_into_place_and_summary_json_comes_last(tmp_path, monkeypatch):
     import cloudsim_py.outputs as outputs
 
