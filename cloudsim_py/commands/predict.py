@@ -221,6 +221,35 @@ def plot_prediction(rows: Sequence[dict], title: str | None = None) -> Any:
     return fig
 
 
+def _import_plugins(entries: Sequence[str]) -> set[str]:
+    """Import the ``--plugin`` modules or ``.py`` files (as a scenario's ``plugins``: the only
+    user code ``predict`` imports); returns their module names."""
+    from ..registry import load_plugin
+
+    names = set()
+    for entry in entries:
+        try:
+            names.add(load_plugin(entry))
+        except (ImportError, OSError) as exc:
+            raise ExperimentError(f"--plugin {entry!r}: cannot import it: {exc}") from None
+        except (KeyboardInterrupt, GeneratorExit):
+            raise
+        except BaseException as exc:        # SystemExit, an error of the plugin's own code
+            raise ExperimentError(f"--plugin {entry!r}: importing it raised {type(exc).__name__}: {exc}") from None
+    return names
+
+
+def _user_efficiency(name: str, plugins: set[str]) -> str:
+    """``--efficiency``: a registered model's name, or ``module:attr`` whose module is one of the
+    ``--plugin`` modules (naming user code on the command line does not import it)."""
+    if ":" in name:
+        module = name.partition(":")[0]
+        if module not in plugins:
+            raise ExperimentError(f"--efficiency {name!r} names user code: import its module with "
+                                  f"--plugin {module} (or register the model in a plugin and give its name)")
+    return name
+
+
 def _cmd_predict(args: argparse.Namespace) -> int:
     from ..workload.efficiency import efficiency_model
 
@@ -236,7 +265,8 @@ def _cmd_predict(args: argparse.Namespace) -> int:
             bases += more
             model = model or m
     if args.efficiency is not None:
-        model = efficiency_model(args.efficiency, where="--efficiency")
+        model = efficiency_model(_user_efficiency(args.efficiency, _import_plugins(args.plugin or ())),
+                                 where="--efficiency")
     if model is None:
         raise ExperimentError("give --efficiency (the base is not a scenario with workload.moldable)")
     predicted = predict_table(bases, model, args.factor, args.vm, args.job_class)
@@ -267,7 +297,10 @@ def add_predict_command(subparsers: Any) -> None:
     p.add_argument("base", nargs="+", help="base run: a run folder (summary.json, jobs.csv) or a scenario file")
     p.add_argument("--set", action="append", metavar="KEY.PATH=VALUE", help="override a value of a base scenario")
     p.add_argument("--seeds", help="run a base scenario once per seed: A..B or a list (default: its seed)")
-    p.add_argument("--efficiency", help="efficiency model (default: the base scenario's workload.moldable)")
+    p.add_argument("--efficiency", help="efficiency model (default: the base scenario's workload.moldable); "
+                                        "module:attr only for a module given with --plugin")
+    p.add_argument("--plugin", action="append", metavar="MODULE_OR_FILE",
+                   help="import user code first (a module name or a .py file), as a scenario's plugins")
     p.add_argument("--factor", type=float, nargs="+", default=[0.3, 0.5, 0.75, 1.0, 1.25, 1.5],
                    help="F_A values to predict (default 0.3 0.5 0.75 1 1.25 1.5)")
     p.add_argument("--vm", type=float, nargs="+", default=[1.0], help="F_VM values (default 1)")

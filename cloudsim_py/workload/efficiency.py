@@ -274,7 +274,8 @@ class DowneyEfficiency(EfficiencyModel):
 #: ``cloudsim_py.efficiency_models``; ``module:attr`` for a user's own). An entry is either a
 #: ready model (``wc``, ``e1``, ``e2``, ``e3``) or a class/factory called with the spec's
 #: parameters (``curve``, ``downey``). ``module:attr`` is for Python callers (docs/moldable.md): no
-#: scenario key reaches this registry; one that does must check the module against ``plugins``.
+#: scenario key reaches this registry with one, and ``predict --efficiency`` takes one only for a
+#: module given with ``--plugin``; a new caller must check the module the same way.
 efficiency_models: Registry[Any] = Registry("efficiency model", entry_point_group="cloudsim_py.efficiency_models",
                                             error=ScenarioError, imports=True)
 efficiency_models.register("wc")(WC)

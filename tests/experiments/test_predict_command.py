@@ -103,3 +103,47 @@ def test_a_run_folder_needs_an_efficiency(scenario, tmp_path, capsys):
 def test_a_folder_without_a_run_is_refused(tmp_path):
     with pytest.raises(ExperimentError, match="not a run folder"):
         read_run_folder(str(tmp_path))
+
+
+MARKER_PLUGIN = """\
+import pathlib
+pathlib.Path({marker!r}).write_text("imported")
+from cloudsim_py.workload.efficiency import E3 as MODEL
+"""
+
+
+@pytest.fixture
+def run_folder(scenario, tmp_path):
+    out = tmp_path / "run"
+    run_scenario(load_scenario(scenario), str(out))
+    return out
+
+
+def test_an_efficiency_naming_a_module_is_refused_without_importing_it(run_folder, tmp_path, monkeypatch, capsys):
+    """``--efficiency module:attr`` names user code on the command line: refused, the module not
+    imported, unless it is given with ``--plugin`` (issue 17)."""
+    marker = tmp_path / "imported.txt"
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "marked_model.py").write_text(MARKER_PLUGIN.format(marker=str(marker)))
+    monkeypatch.syspath_prepend(str(tmp_path / "lib"))
+    assert main(["predict", str(run_folder), "--efficiency", "marked_model:MODEL", "--factor", "1"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "cloudsim-py: error: --efficiency 'marked_model:MODEL' names user code: import its module with --plugin "
+        "marked_model (or register the model in a plugin and give its name)")
+    assert not marker.exists()
+
+
+def test_an_efficiency_from_a_plugin_given_on_the_command_line_is_used(run_folder, tmp_path, capsys):
+    marker = tmp_path / "imported.txt"
+    plugin = tmp_path / "model_plugin.py"
+    plugin.write_text(MARKER_PLUGIN.format(marker=str(marker)))
+    assert main(["predict", str(run_folder), "--plugin", str(plugin), "--efficiency", "model_plugin:MODEL",
+                 "--factor", "1"]) == 0
+    assert marker.read_text() == "imported" and "efficiency E3" in capsys.readouterr().out
+
+
+def test_a_plugin_that_exits_on_import_is_an_error_naming_it(run_folder, tmp_path, capsys):
+    plugin = tmp_path / "exits.py"
+    plugin.write_text("import sys\nsys.exit(0)\n")
+    assert main(["predict", str(run_folder), "--plugin", str(plugin), "--efficiency", "E1"]) == 2
+    assert f"--plugin '{plugin}': importing it raised SystemExit" in capsys.readouterr().err
