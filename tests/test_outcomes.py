@@ -4,6 +4,7 @@ same rule for Python and YAML runs, and every state has its rows in ``jobs.csv``
 
 import csv
 import io
+import json
 
 import pytest
 
@@ -90,6 +91,38 @@ def test_jobs_the_loader_skips_are_in_jobs_csv_with_the_reason(tmp_path):
     assert [rows[i]["state"] for i in "123"] == ["finished", "skipped", "finished"]
     assert rows["2"]["reason"] == "runtime <= 0 (cancelled or unknown)"
     assert (rows["2"]["submit"], rows["2"]["runtime"], rows["2"]["start"]) == ("5.0", "-1.0", "")
+
+
+def test_jobs_skipped_after_the_last_kept_job_are_in_jobs_csv_too(tmp_path):
+    """Jobs 3 and 4 (cancelled) come after job 2, the last kept: each has its row (issue 17:
+    such rows were left out)."""
+    trace = tmp_path / "t.swf"
+    trace.write_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 5 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "3 9 0 -1 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "4 12 0 -1 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n")
+    sc = load_scenario({"name": "skip", "datacenter": {"hosts": 1}, "workload": {"trace": str(trace)}})
+    run_scenario(sc, out_dir=str(tmp_path / "out"))
+    rows = {r["id"]: r for r in jobs_csv(tmp_path / "out" / "jobs.csv")}
+    assert {i: rows[i]["state"] for i in rows} == {"1": "finished", "2": "finished", "3": "skipped",
+                                                   "4": "skipped"}
+
+
+def test_with_a_limit_the_workload_ends_at_the_last_kept_job(tmp_path):
+    """``limit: 1`` keeps job 1; job 2 (cancelled, submitted before job 3) is beyond the
+    workload's end with the rest: no row, counted as beyond the limit."""
+    trace = tmp_path / "t.swf"
+    trace.write_text("1 0 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "2 5 0 -1 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n"
+                     "3 9 0 10 1 -1 -1 1 20 -1 1 1 1 1 1 -1 -1 -1\n")
+    sc = load_scenario({"name": "skip", "datacenter": {"hosts": 1},
+                        "workload": {"trace": str(trace), "limit": 1}})
+    run_scenario(sc, out_dir=str(tmp_path / "out"))
+    rows = {r["id"]: r["state"] for r in jobs_csv(tmp_path / "out" / "jobs.csv")}
+    assert rows == {"1": "finished"}
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    skipped = {k: n for k, n in summary["workload"]["skipped"].items() if n}
+    assert skipped == {"runtime <= 0 (cancelled or unknown)": 1, "beyond workload.limit (1)": 1}
 
 
 def test_a_trace_job_larger_than_the_machine_is_submitted_rejected_and_listed(tmp_path):

@@ -55,7 +55,7 @@ class DatacenterSystem:
         """Read (or generate) and clean the workload once, for every broker of scenario ``name``;
         errors name ``where`` (the scenario file)."""
         table, hosts = prepared_table(self, where, seed)
-        return PreparedDatacenter(self, table, hosts, skipped_records(table), name)
+        return PreparedDatacenter(self, table, hosts, skipped_records(table, cut=_limit_cut(table)), name)
 
 
 def workload_table(system: DatacenterSystem, where: str, seed: int) -> tuple[WorkloadTable, int]:
@@ -117,13 +117,20 @@ def prepared_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
     return table, hosts
 
 
-def skipped_records(table: WorkloadTable) -> list[tuple[str, np.ndarray]]:
-    """The records the cleaning skipped, by reason (for ``jobs.csv``); with ``workload.limit``
-    only those submitted before the last job kept."""
+def _limit_cut(table: WorkloadTable) -> bool:
+    """Whether ``workload.limit`` cut the cleaned table short (its report counts the rest)."""
+    report = table.report
+    return report is not None and any(r.startswith("beyond workload.limit") for r in report.skipped)
+
+
+def skipped_records(table: WorkloadTable, cut: bool = False) -> list[tuple[str, np.ndarray]]:
+    """The records the cleaning skipped, by reason (for ``jobs.csv``): all of them; when
+    ``workload.limit`` cut the table short (``cut``), only those submitted before the last job
+    kept (the workload ends there)."""
     report = table.report
     if report is None or not report.dropped:
         return []
-    if len(table) == 0:
+    if not cut or len(table) == 0:
         return list(report.dropped)
     last = float(table.data[-1, COL["submit"]])
     out = []
