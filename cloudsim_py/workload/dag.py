@@ -210,16 +210,20 @@ class DagJob:
 
 def repeated_id(ids: Iterable[Hashable]) -> tuple[int, int] | None:
     """Positions ``(first, second)`` of the first id given twice (the earliest second use), or
-    None when every id differs. O(n).
+    None when every id differs. Ids are compared as the outputs print them (``1`` and ``"1"``
+    are one id in ``jobs.csv``). O(n).
 
     >>> repeated_id(["a", "b", "c", "b", "a"])
     (1, 3)
+    >>> repeated_id([1, "1"])
+    (0, 1)
     """
-    seen: dict[Hashable, int] = {}
+    seen: dict[str, int] = {}
     for i, job_id in enumerate(ids):
-        if job_id in seen:
-            return seen[job_id], i
-        seen[job_id] = i
+        key = str(job_id)
+        if key in seen:
+            return seen[key], i
+        seen[key] = i
     return None
 
 

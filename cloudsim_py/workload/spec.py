@@ -13,11 +13,10 @@ import attrs
 from ..errors import ScenarioError, SpecError
 from ..validate import boolean, check_keys, check_mapping, check_number, integer, kind, text
 from .cpu import CpuEstimateModel, CpuUsageModel
+from .swf import MAX_JOB_ID, MAX_TIME   # ids exact in float64 columns; times a double keeps to 0.2 ms
 
 #: one job cannot ask for more processors than this (a typing error, not a job)
 MAX_PROCS = 10_000_000
-#: job ids are kept in float64 columns: exact up to 2**53
-MAX_JOB_ID = 2**53 - 1
 _JOB_KEYS = ("id", "submit", "procs", "runtime", "estimate", "cpu")
 
 
@@ -76,6 +75,7 @@ def _inline_jobs(value: Any) -> tuple[dict[str, Any], ...] | None:
     if not isinstance(value, (list, tuple)) or not value:
         raise SpecError("jobs", "expected a non-empty list of jobs")
     jobs = []
+    seen: dict[int, int] = {}
     for i, item in enumerate(value):
         p = f"jobs.{i}"
         item = check_mapping(p, item, _JOB_KEYS)
@@ -84,12 +84,16 @@ def _inline_jobs(value: Any) -> tuple[dict[str, Any], ...] | None:
                 raise SpecError(p, f"job needs {key!r}")
         job: dict[str, Any] = {
             "id": _int(item.get("id", i + 1), f"{p}.id", -MAX_JOB_ID, MAX_JOB_ID),
-            "submit": check_number(f"{p}.submit", item["submit"], 0.0),
+            "submit": check_number(f"{p}.submit", item["submit"], 0.0, MAX_TIME),
             "procs": _int(item["procs"], f"{p}.procs", 1, MAX_PROCS),
-            "runtime": check_number(f"{p}.runtime", item["runtime"], 0.0, low_open=True),
+            "runtime": check_number(f"{p}.runtime", item["runtime"], 0.0, MAX_TIME, low_open=True),
         }
+        first = seen.setdefault(job["id"], i)
+        if first != i:
+            note = "" if "id" in item and "id" in value[first] else " (a job without id is numbered by its position)"
+            raise SpecError(f"{p}.id", f"job id {job['id']} is used twice: jobs.{first} and jobs.{i}{note}")
         if "estimate" in item:
-            job["estimate"] = check_number(f"{p}.estimate", item["estimate"], 0.0, low_open=True)
+            job["estimate"] = check_number(f"{p}.estimate", item["estimate"], 0.0, MAX_TIME, low_open=True)
         if "cpu" in item:
             cpu = item["cpu"]
             if isinstance(cpu, (list, tuple)):

@@ -30,6 +30,12 @@ FIELDS = (
 #: beyond it a trace is corrupt, or the simulation would run out of memory (docs/traces.md)
 MAX_PROCS = 10_000_000
 _PROC_COLS = (4, 7)                      # alloc_procs, req_procs
+#: job numbers are kept in float64 columns: exact, and so told apart, up to 2**53 - 1
+MAX_JOB_ID = 2**53 - 1
+#: latest time (s, about 31,700 years) a trace may name: a double still holds it to 0.2 ms,
+#: so that waits and run times computed from it stay exact to far below a second
+MAX_TIME = 1e12
+_TIME_COLS = (3, 8)                      # run, req_time: -1 is unknown, only too large is wrong
 #: errors of a corrupt or truncated gzip stream
 _GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 
@@ -225,6 +231,7 @@ def _check_values(path: str, data: np.ndarray, lines: np.ndarray) -> None:
         row, col = np.argwhere(bad)[0]
         raise TraceError(f"{path}:{int(lines[row])}: field {col + 1} ({FIELDS[col]}) is not a finite "
                          f"number: {data[row, col]}")
+    _check_ids_and_times(path, data, lines)
     procs = data[:, _PROC_COLS]
     bad = (procs != np.floor(procs)) | (procs > MAX_PROCS)
     if bad.any():
@@ -234,6 +241,36 @@ def _check_values(path: str, data: np.ndarray, lines: np.ndarray) -> None:
         why = (f"{v:g} processors, more than {MAX_PROCS:,}" if v > MAX_PROCS
                else f"{v:g} is not a whole number of processors")
         raise TraceError(f"{path}:{int(lines[row])}: field {col + 1} ({FIELDS[col]}): {why}")
+
+
+def _check_ids_and_times(path: str, data: np.ndarray, lines: np.ndarray) -> None:
+    """Job numbers (field 1) whole and at most :data:`MAX_JOB_ID` in size (a larger one would be
+    changed silently: 9007199254740993 is stored as ...992); submit times (field 2) from 0 to
+    :data:`MAX_TIME`, or -1 (unknown: the cleaning skips it); another negative one would be
+    charged as waiting, a huge one loses the run time to rounding; run and requested times (fields 4 and 9) at most :data:`MAX_TIME`. O(rows)."""
+    ids = data[:, 0]
+    bad = (ids != np.floor(ids)) | (np.abs(ids) > MAX_JOB_ID)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        v = float(ids[row])
+        why = (f"{v!r} is not a whole number" if v != np.floor(v)
+               else f"{v:.0f} is beyond {MAX_JOB_ID:,} (2**53 - 1), above which job numbers cannot be kept exactly")
+        raise TraceError(f"{path}:{int(lines[row])}: field 1 (job): {why}")
+    submit = data[:, 1]
+    bad = ((submit < 0) & (submit != -1)) | (submit > MAX_TIME)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        v = submit[row]
+        why = ("is negative (-1 is unknown: such a job is skipped and counted)" if v < 0
+               else f"is beyond {MAX_TIME:g} s (about 31,700 years)")
+        raise TraceError(f"{path}:{int(lines[row])}: field 2 (submit): {v:g} {why}")
+    times = data[:, _TIME_COLS]
+    bad = times > MAX_TIME
+    if bad.any():
+        row, k = np.argwhere(bad)[0]
+        col = _TIME_COLS[k]
+        raise TraceError(f"{path}:{int(lines[row])}: field {col + 1} ({FIELDS[col]}): {data[row, col]:g} "
+                         f"is beyond {MAX_TIME:g} s (about 31,700 years)")
 
 
 def _bad_number(path: str, lineno: int, parts: Sequence[str]) -> TraceError:

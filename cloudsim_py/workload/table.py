@@ -113,6 +113,8 @@ def read_table(path: str | os.PathLike) -> WorkloadTable:
 SKIP_RUNTIME = "runtime <= 0 (cancelled or unknown)"
 SKIP_PROCS = "processors <= 0 or unknown"
 SKIP_TOO_BIG = "more processors than the machine"
+SKIP_DUPLICATE = "job number of an earlier line (duplicate)"
+SKIP_NO_SUBMIT = "submit time unknown (-1)"
 
 #: Runtime estimate modes: ``f(data, runtime, report, rng) -> estimates`` (one per kept row).
 #: ``data`` holds the kept rows (18 SWF columns), ``runtime`` their runtimes.
@@ -148,6 +150,17 @@ def _estimate_tsafrir05(data, runtime, report, rng):
     return estimate_tsafrir05(data, runtime, report, rng)
 
 
+def _repeated_ids(ids: np.ndarray) -> np.ndarray:
+    """True where a job number already appeared on an earlier row (the first one is kept).
+    O(n log n); O(n) when the numbers only grow, as in a trace."""
+    if ids.size < 2 or bool(np.all(ids[1:] > ids[:-1])):
+        return np.zeros(ids.shape, dtype=bool)
+    _, first = np.unique(ids, return_index=True)
+    out = np.ones(ids.shape, dtype=bool)
+    out[first] = False
+    return out
+
+
 def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
             strict: bool = False, rng: np.random.Generator | None = None,
             too_big: str = "skip") -> WorkloadTable:
@@ -176,12 +189,15 @@ def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
     bad_run = ~(run > 0)
     bad_procs = ~bad_run & ~(procs > 0)
     big = ~bad_run & ~bad_procs & (procs > machine_procs)
-    checks = [(SKIP_RUNTIME, bad_run, True), (SKIP_PROCS, bad_procs, True),
-              (SKIP_TOO_BIG + f" ({machine_procs})", big, too_big == "skip")]
+    no_submit = ~bad_run & ~bad_procs & (data[:, COL["submit"]] < 0)
+    dup = _repeated_ids(data[:, COL["job"]]) & ~bad_run & ~bad_procs & ~no_submit
+    checks = [(SKIP_RUNTIME, bad_run, True), (SKIP_PROCS, bad_procs, True), (SKIP_NO_SUBMIT, no_submit, True),
+              (SKIP_DUPLICATE, dup, True), (SKIP_TOO_BIG + f" ({machine_procs})", big & ~dup & ~no_submit, too_big == "skip")]
     for reason, mask, skipped in checks:
         n = int(mask.sum())
         if skipped:
-            report.skipped[reason] = report.skipped.get(reason, 0) + n
+            if n or reason not in (SKIP_DUPLICATE, SKIP_NO_SUBMIT):   # listed only when a trace has one
+                report.skipped[reason] = report.skipped.get(reason, 0) + n
             if n:
                 report.dropped.append((reason, data[mask]))
         else:
@@ -190,7 +206,8 @@ def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
             i = int(np.flatnonzero(mask)[0])
             where = f"{table.source}:{int(table.line[i])}" if table.line is not None else f"{table.source}: job {int(data[i, 0])}"
             raise TraceError(f"{where}: {reason} (strict mode); runtime={run[i]:g}, processors={procs[i]:g}")
-    keep = ~(bad_run | bad_procs | big) if too_big == "skip" else ~(bad_run | bad_procs)
+    gone = bad_run | bad_procs | no_submit | dup
+    keep = ~(gone | big) if too_big == "skip" else ~gone
     data, procs = data[keep], procs[keep].astype(np.int64)
     lines = table.line[keep] if table.line is not None else None
     order = np.argsort(data[:, COL["submit"]], kind="stable")
