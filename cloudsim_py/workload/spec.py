@@ -13,11 +13,10 @@ import attrs
 from ..errors import ScenarioError, SpecError
 from ..validate import boolean, check_keys, check_mapping, check_number, integer, kind, text
 from .cpu import CpuEstimateModel, CpuUsageModel
+from .description import MAX_JOB_ID
 
 #: one job cannot ask for more processors than this (a typing error, not a job)
 MAX_PROCS = 10_000_000
-#: job ids are kept in float64 columns: exact up to 2**53
-MAX_JOB_ID = 2**53 - 1
 _JOB_KEYS = ("id", "submit", "procs", "runtime", "estimate", "cpu")
 
 
