@@ -17,6 +17,7 @@ import errno
 import json
 import math
 import os
+import re
 from typing import IO, Any, Iterable, Sequence
 
 import numpy as np
@@ -28,6 +29,8 @@ from .workload.job import Job
 #: the files a run writes (and ``--force`` replaces); a sub-folder per label with several brokers
 RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf")
 TMP_PREFIX = ".tmp-"
+#: a temporary file of :func:`_tmp_name`: ``.tmp-<pid>-<name>``
+_TMP_NAME = re.compile(r"^\.tmp-(\d+)-.+$")
 
 
 def _tmp_name(path: str) -> str:
@@ -90,6 +93,7 @@ def check_output_folder(folder: str, force: bool = False) -> None:
         os.makedirs(folder, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"output folder {folder}: cannot create it ({exc.strerror or exc})") from None
+    remove_stale_temporaries(folder)
     entries = [e for e in os.listdir(folder) if not e.startswith(TMP_PREFIX)]
     if entries and not force:
         shown = ", ".join(sorted(entries)[:5]) + (", ..." if len(entries) > 5 else "")
@@ -105,6 +109,61 @@ def check_output_folder(folder: str, force: bool = False) -> None:
         raise OutputError(f"output folder {folder}: not writable ({exc.strerror or exc})") from None
     finally:
         _remove(probe)
+
+
+def remove_stale_temporaries(folder: str) -> list[str]:
+    """Remove the temporary files a killed run left in ``folder`` and in its label
+    sub-folders: regular files named ``.tmp-<pid>-<name>`` whose process is gone (a live one may
+    be another run still writing), and a sub-folder left empty by that (a label's folder the
+    killed run had just made). Symbolic links are neither followed nor removed, and nothing
+    outside ``folder`` is looked at. Returns the paths removed."""
+    removed: list[str] = []
+    folders = [folder]
+    try:
+        with os.scandir(folder) as it:
+            folders += [e.path for e in it if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return removed
+    for where in folders:
+        try:
+            with os.scandir(where) as it:
+                stale = [e.path for e in it if _is_stale(e)]
+        except OSError:
+            continue
+        for path in stale:
+            try:
+                os.remove(path)
+                removed.append(path)
+            except OSError:
+                pass
+        if stale and where != folder:
+            try:
+                os.rmdir(where)           # only if nothing else is in it
+                removed.append(where)
+            except OSError:
+                pass
+    return removed
+
+
+def _is_stale(entry: os.DirEntry) -> bool:
+    match = _TMP_NAME.match(entry.name)
+    if match is None or not entry.is_file(follow_symlinks=False):
+        return False
+    return not _alive(int(match.group(1)))
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` may still be running on this machine (ours counts: its own files
+    are its business; on Windows, where ``os.kill`` would end the process, every one does)."""
+    if pid == os.getpid() or os.name == "nt":
+        return True
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):    # no such process (or no such pid at all)
+        return False
+    except OSError:                                 # it exists, and belongs to someone else
+        return True
+    return True
 
 
 def _clear_previous(folder: str) -> None:

@@ -7,7 +7,9 @@ engine do not import this module."""
 
 from __future__ import annotations
 
+import os
 import time
+from numbers import Integral
 from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, Union
 
 import attrs
@@ -15,17 +17,20 @@ import attrs
 from .brokers.base import Broker
 from .brokers.spec import BrokerSpec
 from .engine import Simulation, Source
-from .errors import StuckJobsError, TraceError
+from .errors import SpecError, StuckJobsError, TraceError
 from .execution.interference import InterferenceModel
 from .infrastructure.datacenter import Datacenter
 from .infrastructure.phases import ARRIVAL
 from .infrastructure.spec import DatacenterSpec
-from .metrics import JobLog, JobRecords, summarize
+from .metrics import JobLog, JobRecords, MetricsSpec, summarize
+from .validate import check_number, kind
 from .workload.cpu import CpuEstimateModel, CpuUsageModel
 from .workload.description import JobDescription
 from .workload.job import Job
 from .workload.jobs import descriptions_from_table
 from .workload.table import CleaningReport, WorkloadTable
+
+INF = float("inf")
 
 #: what a simulation can be fed: a prepared table, jobs or job descriptions, or a function of
 #: the simulation that returns them (to draw them from the simulation's own random streams)
@@ -37,13 +42,15 @@ def arrivals(items: Iterable[Any], kind: str = "jobs", wrap: bool = True) -> Ite
     """``(submit time, item)`` for a source, submit times checked not to decrease (``kind``
     names the items in the error). ``wrap``: descriptions become jobs one at a time, as they
     are needed (other items, e.g. DAG jobs, pass as they are)."""
-    last = -float("inf")
+    last = -INF
     for item in items:
         job = Job(item) if wrap and not isinstance(item, Job) else item
         t = job.submit_time
-        if t < last:
-            raise TraceError(f"job {job.id}: submit time {t} before the previous job's {last}; "
-                             f"{kind} must be sorted by submit time")
+        if not last <= t < INF:          # one comparison: also NaN and infinite times
+            if t < last:
+                raise TraceError(f"job {job.id}: submit time {t} before the previous job's {last}; "
+                                 f"{kind} must be sorted by submit time")
+            raise TraceError(f"job {job.id}: submit time must be a finite number, got {t}")
         last = t
         yield t, job
 
@@ -277,7 +284,10 @@ def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec 
 
     ``workload``: a prepared :class:`WorkloadTable` (CPU usage and its estimate drawn from the
     models, default 100 % and exact), jobs, job descriptions, or a function of the simulation
-    returning them. ``listeners`` are subscribed to the datacenter after its broker."""
+    returning them. ``listeners`` are subscribed to the datacenter after its broker.
+    Anything else (a file name, ``None``) is a :class:`~cloudsim_py.errors.SpecError` naming
+    ``workload``."""
+    check_workload(workload)
     sim = Simulation(seed)
     dc = Datacenter(sim, datacenter, factors=factors, record=record)
     b = dc.attach(_broker(broker))
@@ -295,6 +305,25 @@ def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec 
         items = workload
     source = sim.add_source(arrivals(items), dc.submit, ARRIVAL)
     return World(sim, [dc], [b], [source], log)
+
+
+def check_workload(workload: Any) -> None:
+    """Refuse what cannot be a workload before anything is built: a path (a scenario or trace
+    file name is read by :func:`~cloudsim_py.scenario.load_scenario` or
+    :func:`~cloudsim_py.workload.read_table`, not here), ``None``, anything neither iterable nor
+    callable. The items themselves are checked as they arrive (:func:`arrivals`)."""
+    if isinstance(workload, (str, bytes, os.PathLike)):
+        raise SpecError("workload", f"expected jobs, job descriptions, a WorkloadTable or a function of "
+                                    f"the simulation, got {kind(workload)}; a file is read first: "
+                                    "run_scenario(load_scenario(path)) for a scenario, read_table(path) "
+                                    "for a trace")
+    if isinstance(workload, WorkloadTable) or callable(workload):
+        return
+    try:
+        iter(workload)
+    except TypeError:
+        raise SpecError("workload", f"expected jobs, job descriptions, a WorkloadTable or a function of "
+                                    f"the simulation, got {kind(workload)}") from None
 
 
 def results(world: World, *, tau: float = 10.0, warmup: float = 0.0,
@@ -333,8 +362,19 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
 
     A run without ``until`` that ends with jobs neither finished nor rejected (a policy that
     never starts them) raises :class:`~cloudsim_py.errors.StuckJobsError`, naming them and
-    carrying the result; with ``until`` the jobs still in flight are ``result.unfinished``."""
+    carrying the result; with ``until`` the jobs still in flight are ``result.unfinished``.
+
+    Every argument is checked here, once, as a scenario's keys are: ``tau`` and ``warmup`` by
+    :class:`~cloudsim_py.metrics.MetricsSpec`, ``until`` a finite time >= 0, ``seed`` an
+    integer >= 0, ``workload`` by :func:`check_workload` (a
+    :class:`~cloudsim_py.errors.SpecError` naming the argument)."""
     t0 = time.perf_counter()
+    check_workload(workload)
+    MetricsSpec(tau=tau, warmup=warmup)
+    if until is not None:
+        check_number("until", until, 0.0)
+    if isinstance(seed, bool) or not isinstance(seed, Integral) or seed < 0:
+        raise SpecError("seed", f"expected an integer >= 0, got {kind(seed)}")
     spec = DatacenterSpec(hosts=hosts, tiers=tiers, interference=interference,
                           migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s,
                           check=check)

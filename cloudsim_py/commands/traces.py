@@ -4,6 +4,7 @@ catalogue and its verified download, in ``workload.archive``)."""
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import Any
 
@@ -27,6 +28,9 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
+    if not 0.0 < args.timeout < math.inf:     # socket refuses a negative or NaN timeout, with a traceback
+        print(f"error: --timeout must be a finite number of seconds > 0, got {args.timeout:g}", file=sys.stderr)
+        return 2
     try:
         trace = find_trace(args.name)
         path, how = fetch(trace, args.base_url, args.cache, timeout=args.timeout)

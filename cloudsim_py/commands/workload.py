@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import yaml
 
-from ..errors import CloudSimError, ScenarioError, TraceError
+from ..errors import CloudSimError, OutputError, ScenarioError, TraceError
 from ..workload.models import generate_from_spec, model_parameters, workload_models
 from ..workload.models.header import header_load
 from ..workload.models.stats import describe, header_problems, short_job_table, SIZE_CLASSES
@@ -50,6 +50,8 @@ def parse_params(items: list[str]) -> dict[str, Any]:
 
 def _cmd_generate(args: argparse.Namespace) -> int:
     try:
+        if args.seed < 0:
+            raise ScenarioError(f"--seed must be >= 0, got {args.seed}")
         spec: dict[str, Any] = {"name": args.model, "jobs": args.jobs}
         if args.procs is not None:
             spec["procs"] = args.procs
@@ -71,10 +73,14 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             fields["Note_estimates"] = (f"requested times (field 9) from the Tsafrir-Etsion-Feitelson 2005 "
                                         f"model, max_est {max_est:g} s")
         out = sys.stdout if args.output == "-" else args.output
-        n = write_swf(out, table.data, header=fields)
+        try:
+            n = write_swf(out, table.data, header=fields)
+        except OSError as exc:
+            where = "standard output" if args.output == "-" else args.output
+            raise OutputError(f"-o {where}: cannot write ({exc.strerror or exc})") from None
     except (CloudSimError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, ScenarioError) else 1
+        return 2 if isinstance(exc, (ScenarioError, OutputError)) else 1
     if args.output != "-":
         load = header_load(table.header)
         print(f"wrote {n} jobs to {args.output} ({table.header.fields.get('Model')}, "

@@ -7,6 +7,7 @@ from __future__ import annotations
 from heapq import heappop, heappush, heapreplace
 from typing import Any, Callable, Iterable, Iterator
 
+from ..errors import SpecError
 from .events import Event, Message
 from .queue import END, EventQueue
 from .random import RandomStreams
@@ -141,8 +142,12 @@ class Simulation:
     def run(self, until: float | None = None) -> float:
         """Process events until none are left or the next one lies after ``until``.
 
-        Events *at* ``until`` are processed. Returns the clock. Call again to go on.
+        Events *at* ``until`` are processed. Returns the clock. Call again to go on. An
+        ``until`` that is NaN or infinite is a :class:`~cloudsim_py.errors.SpecError` (the clock
+        would move there).
         """
+        if until is not None and not -INF < until < INF:
+            raise SpecError("until", f"must be a finite time, got {until}")
         queue = self.events
         pop = queue.rest.pop
         heap = self._sources

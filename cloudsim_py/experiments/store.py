@@ -165,6 +165,11 @@ def _csv_cell(value: Any) -> str:
 
 def read_results(path: str) -> list[dict]:
     """Every row of a results table as a dict (all columns present, ``None`` where empty)."""
+    return read_table(path)[1]
+
+
+def read_table(path: str) -> tuple[list[str], list[dict]]:
+    """A results table's columns (even when it has no rows) and its rows."""
     fmt = table_format(path)
     if not os.path.isfile(path):
         raise ExperimentError(f"{path}: no such results table")
@@ -172,9 +177,10 @@ def read_results(path: str) -> list[dict]:
         import pyarrow.parquet as pq
 
         try:
-            return pq.read_table(path).to_pylist()
+            table = pq.read_table(path)
         except Exception as exc:  # noqa: BLE001 - pyarrow raises several kinds
             raise ExperimentError(f"{path}: cannot read the Parquet table ({exc})") from None
+        return list(table.column_names), table.to_pylist()
     with open(path, encoding="utf-8", newline="") as fh:
         reader = csv.reader(fh)
         try:
@@ -187,7 +193,7 @@ def read_results(path: str) -> list[dict]:
                 raise ExperimentError(f"{path}:{n}: {len(line)} cells for {len(header)} columns")
             cells.append(line)
     columns = {c: _parse_column(c, [line[i] for line in cells]) for i, c in enumerate(header)}
-    return [{c: columns[c][i] for c in header} for i in range(len(cells))]
+    return header, [{c: columns[c][i] for c in header} for i in range(len(cells))]
 
 
 def _parse_column(column: str, texts: list[str]) -> list[Any]:
@@ -210,7 +216,9 @@ def _parse_column(column: str, texts: list[str]) -> list[Any]:
 class ResultsStore:
     """The table of one sweep while it runs: rows grouped by run id, written in the sweep's
     order (runs it does not know last). ``put`` replaces a run's rows; ``flush`` rewrites the
-    file atomically."""
+    file atomically. An existing file without the ``run_id`` and ``status`` columns is not a
+    sweep's table: it is refused (an :class:`~cloudsim_py.errors.ExperimentError` naming the
+    file and the column), not overwritten."""
 
     def __init__(self, path: str, order: Mapping[str, int] | None = None) -> None:
         self.path = path
@@ -220,7 +228,14 @@ class ResultsStore:
         for leftover in glob.glob(glob.escape(path) + ".tmp-*"):
             os.remove(leftover)   # a writer killed before its rename
         if os.path.exists(path):
-            for row in read_results(path):
+            columns, rows = read_table(path)
+            for column in LEAD:
+                if column not in columns:    # another table: resuming would overwrite it
+                    shown = ", ".join(columns[:8]) + (", ..." if len(columns) > 8 else "")
+                    raise ExperimentError(f"{path}: no {column!r} column, so not a sweep's results "
+                                          f"table (its columns: {shown or 'none'}); name another "
+                                          "file, or move this one away")
+            for row in rows:
                 self._runs.setdefault(str(row["run_id"]), []).append(row)
 
     def run_ids(self) -> set[str]:

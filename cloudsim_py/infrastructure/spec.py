@@ -15,6 +15,10 @@ from ..validate import boolean, check_keys, check_number, choice, integer, kind,
 #: more hosts than this is a typing error, not a machine (and would exhaust memory)
 MAX_HOSTS = 10_000_000
 MAX_TIERS = 16
+#: the slowest host speed (work seconds per second): a host a million times slower than the
+#: reference still runs a 10-day job in 1e12 s, where float64 times keep a resolution of about
+#: 0.1 ms; a smaller (or subnormal) speed makes durations overflow to infinity and the run stick
+MIN_SPEED = 1e-6
 
 
 def _interference(value: Any) -> InterferenceModel | None:
@@ -52,7 +56,7 @@ class HostGroup:
     """``count`` hosts of one speed (work seconds per second) and type (heterogeneous VMs)."""
 
     count: int = attrs.field(validator=integer(1, MAX_HOSTS))
-    speed: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
+    speed: float = attrs.field(default=1.0, validator=number(MIN_SPEED))
     type: str = attrs.field(default="default", validator=text())
 
 
@@ -100,7 +104,7 @@ class DatacenterSpec:
     fidelity: str = attrs.field(default="event", validator=choice(("event", "slice")))
     slice_s: float = attrs.field(default=60.0, validator=number(0.0, low_open=True))
     check: bool = attrs.field(default=False, validator=boolean)
-    speed: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
+    speed: float = attrs.field(default=1.0, validator=number(MIN_SPEED))
     groups: tuple[HostGroup, ...] = attrs.field(default=(), converter=_groups)
     name: str = attrs.field(default="dc", validator=text())
 

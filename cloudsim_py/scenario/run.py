@@ -14,9 +14,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..errors import OutputError, StuckJobsError
+from ..errors import OutputError, ScenarioError, StuckJobsError
 from ..outputs import JobsCsv, check_output_folder, write_json
 from ..runner import PreparedSystem, RunResult, run_system
+from ..validate import kind
 from .schema import BrokerSpec, Scenario, slug
 
 
@@ -66,8 +67,15 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
     sub-folder named by its label. Every file is written under a temporary name and renamed;
     ``jobs.csv`` is streamed during the run; ``summary.json``, written last, records what is
     needed to rerun (:func:`rerun_record`). A stuck run writes its ``jobs.csv`` (with the
-    unfinished jobs) but no ``summary.json``, and raises. Datacenter and cloud systems alike."""
+    unfinished jobs) but no ``summary.json``, and raises. Datacenter and cloud systems alike.
+    ``scenario`` must be a loaded :class:`Scenario` (a file name is a
+    :class:`~cloudsim_py.errors.ScenarioError` saying to load it first)."""
     t0 = time.perf_counter()
+    if not isinstance(scenario, Scenario):
+        hint = (f"; load it first: run_scenario(load_scenario({os.fspath(scenario)!r}))"
+                if isinstance(scenario, (str, os.PathLike)) else "")
+        raise ScenarioError(f"run_scenario: scenario: expected a Scenario (from load_scenario), got "
+                            f"{kind(scenario)}{hint}")
     out = out_dir if out_dir is not None else scenario.output.dir
     if out is not None:
         check_output_folder(out, force)

@@ -194,10 +194,19 @@ def _plugins(ctx: _Ctx, value: Any, base_dir: str) -> tuple[tuple[str, ...], dic
     for i, entry in enumerate(value):
         try:
             modules[load_plugin(entry, base_dir)] = entry
-        except Exception as exc:  # noqa: BLE001 - any failure of user code is the plugin's
-            raise ctx.error(f"plugins.{i}", f"cannot import plugin {entry!r}: "
-                                            f"{type(exc).__name__}: {exc}") from None
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - any failure of user code is the plugin's,
+            # sys.exit() too: it would end the program with that code and no results
+            raise ctx.error(f"plugins.{i}", f"cannot import plugin {entry!r}: {_failure(exc)}") from None
     return tuple(value), modules
+
+
+def _failure(exc: BaseException) -> str:
+    """How a plugin's import failed, for the error naming it."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r}) while being imported"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _unique_labels(ctx: _Ctx, brokers: tuple[BrokerSpec, ...]) -> None:

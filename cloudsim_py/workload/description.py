@@ -4,9 +4,15 @@ tasks and leases are other descriptions with the same protocol. Imports nothing 
 
 from __future__ import annotations
 
-from typing import NamedTuple, Protocol, runtime_checkable
+import math
+from numbers import Integral, Real
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 from ..errors import JobError
+from ..validate import kind
+
+#: the largest job id (ids are kept in float64 columns, exact up to 2^53)
+MAX_JOB_ID = 2**53 - 1
 
 
 @runtime_checkable
@@ -63,22 +69,32 @@ class RigidJob(NamedTuple):
     def checked(cls, id: int, submit_time: float, procs: int, runtime: float,
                 runtime_estimate: float | None = None, cpu_usage: tuple[float, ...] | None = None,
                 cpu_estimate: tuple[float, ...] | None = None, row: int = -1) -> "RigidJob":
-        """Build a description, refusing impossible values with :class:`JobError`."""
-        if not isinstance(procs, int) or procs < 1:
+        """Build a description, refusing impossible values with :class:`JobError` naming the
+        argument: the same values a scenario's inline jobs refuse (an id that is not a whole
+        number within +-2^53 - 1, a submit time that is negative, NaN or infinite, a runtime or
+        estimate that is not a finite number > 0, usage outside (0, 1]). Checked once here, so
+        the simulation itself never looks again."""
+        if isinstance(id, bool) or not isinstance(id, Integral) or not -MAX_JOB_ID <= id <= MAX_JOB_ID:
+            raise JobError(f"job {id!r}: id must be an integer within +-2^53 - 1, got {kind(id)}")
+        id = int(id)
+        if isinstance(procs, bool) or not isinstance(procs, int):
+            raise JobError(f"job {id}: procs must be an integer, got {kind(procs)}")
+        if procs < 1:
             raise JobError(f"job {id}: procs must be >= 1, got {procs}")
-        if not runtime > 0:
-            raise JobError(f"job {id}: runtime must be > 0, got {runtime}")
+        submit_time = _time(id, "submit_time", submit_time, ">= 0")
+        runtime = _time(id, "runtime", runtime, "> 0")
         if runtime_estimate is None:
             runtime_estimate = runtime
-        elif not runtime_estimate > 0:
-            raise JobError(f"job {id}: runtime estimate must be > 0, got {runtime_estimate}")
-        for name, values in (("cpu usage", cpu_usage), ("cpu estimate", cpu_estimate)):
+        else:
+            runtime_estimate = _time(id, "runtime_estimate", runtime_estimate, "> 0")
+        for name, values in (("cpu_usage", cpu_usage), ("cpu_estimate", cpu_estimate)):
             if values is None:
                 continue
             if len(values) != procs:
                 raise JobError(f"job {id}: {name} has {len(values)} values for {procs} processes")
-            if not (min(values) > 0.0 and max(values) <= 1.0):
-                raise JobError(f"job {id}: {name} outside (0, 1]: {min(values)}..{max(values)}")
+            bad = [v for v in values if not _real(v) or not 0.0 < v <= 1.0]
+            if bad:
+                raise JobError(f"job {id}: {name} outside (0, 1]: {_shown(bad[0])}")
         return cls(id, submit_time, procs, runtime, runtime_estimate,
                    None if cpu_usage is None else tuple(cpu_usage),
                    None if cpu_estimate is None else tuple(cpu_estimate), row)
@@ -100,3 +116,24 @@ class RigidJob(NamedTuple):
 
     def usage_estimate(self, size: int) -> tuple[float, ...] | None:
         return self.cpu_estimate
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, Real) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    """A bad value in a message: a number as itself (``nan``, ``-1``), anything else with its type."""
+    return str(value) if _real(value) else kind(value)
+
+
+def _time(id: int, name: str, value: Any, bound: str) -> float:
+    """``value`` as a float if it is a finite real number within ``bound`` (``>= 0`` or
+    ``> 0``), else a :class:`JobError` naming the job and the argument."""
+    if not _real(value):
+        raise JobError(f"job {id}: {name} must be a number, got {kind(value)}")
+    if not math.isfinite(value):
+        raise JobError(f"job {id}: {name} must be a finite number, got {value}")
+    if value < 0.0 or (bound == "> 0" and value == 0.0):
+        raise JobError(f"job {id}: {name} must be {bound}, got {value}")
+    return float(value)

@@ -13,7 +13,8 @@ import attrs
 from ..errors import ScenarioError, SpecError
 from ..validate import boolean, check_keys, check_mapping, check_number, integer, kind, text
 from .cpu import CpuEstimateModel, CpuUsageModel
-from .swf import MAX_JOB_ID, MAX_TIME   # ids exact in float64 columns; times a double keeps to 0.2 ms
+from .description import MAX_JOB_ID
+from .swf import MAX_TIME   # a double keeps such times to 0.2 ms
 
 #: one job cannot ask for more processors than this (a typing error, not a job)
 MAX_PROCS = 10_000_000

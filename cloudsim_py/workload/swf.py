@@ -18,6 +18,7 @@ import attrs
 import numpy as np
 
 from ..errors import TraceError
+from .description import MAX_JOB_ID      # job numbers are kept in float64 columns: exact up to it
 
 FIELDS = (
     "job", "submit", "wait", "run", "alloc_procs", "avg_cpu", "used_mem", "req_procs",
@@ -30,8 +31,6 @@ FIELDS = (
 #: beyond it a trace is corrupt, or the simulation would run out of memory (docs/traces.md)
 MAX_PROCS = 10_000_000
 _PROC_COLS = (4, 7)                      # alloc_procs, req_procs
-#: job numbers are kept in float64 columns: exact, and so told apart, up to 2**53 - 1
-MAX_JOB_ID = 2**53 - 1
 #: latest time (s, about 31,700 years) a trace may name: a double still holds it to 0.2 ms,
 #: so that waits and run times computed from it stay exact to far below a second
 MAX_TIME = 1e12

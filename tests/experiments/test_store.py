@@ -2,6 +2,7 @@
 only runs that succeeded count as finished."""
 
 import math
+import re
 import os
 
 import pytest
@@ -117,3 +118,39 @@ def test_writes_are_spaced_so_that_writing_takes_at_most_a_tenth_of_the_time():
     assert Table.flushes == 2 and not writer.pending
     writer.flush()                         # nothing pending: no write
     assert Table.flushes == 2
+
+
+def test_a_table_without_a_run_id_column_is_refused_naming_the_file_and_the_column(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("policy,avg_wait\neasy,1.5\n")
+    with pytest.raises(ExperimentError, match=rf"^{re.escape(str(path))}: no 'run_id' column, so not a "
+                                              r"sweep's results table \(its columns: policy, avg_wait\); "
+                                              r"name another file, or move this one away$"):
+        ResultsStore(str(path))
+    assert path.read_text() == "policy,avg_wait\neasy,1.5\n"     # left as it was
+
+
+def test_a_table_with_only_a_header_and_no_run_id_is_refused_too(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("a,b\n")
+    with pytest.raises(ExperimentError, match=r"r.csv: no 'run_id' column, so not a sweep's results table "
+                                              r"\(its columns: a, b\)"):
+        ResultsStore(str(path))
+
+
+def test_a_table_without_a_status_column_is_refused_naming_it(tmp_path):
+    path = tmp_path / "r.csv"
+    path.write_text("run_id,avg_wait\nabc,1.5\n")
+    with pytest.raises(ExperimentError, match=r"r.csv: no 'status' column"):
+        ResultsStore(str(path))
+
+
+def test_sweep_results_into_a_table_without_run_id_is_a_one_line_error(tmp_path, small_sweep, capsys):
+    from cloudsim_py.cli import main
+
+    path = tmp_path / "r.csv"
+    path.write_text("policy,avg_wait\neasy,1.5\n")
+    assert main(["sweep", str(small_sweep), "--results", str(path), "-q", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"cloudsim-py: error: {path}: no 'run_id' column, so not a sweep's results table "
+                   "(its columns: policy, avg_wait); name another file, or move this one away\n")

@@ -120,7 +120,10 @@ def test_a_list_of_brokers_runs_each_on_the_same_workload(tmp_path):
     ("datacenter: {hosts: 4, fidelity: exact}", r"datacenter\.fidelity: unknown value 'exact'"),
     ("datacenter: {hosts: 5, groups: [{count: 4}]}", r"datacenter\.hosts: 5 hosts but the groups hold 4"),
     ("datacenter: {speed: 2, groups: [{count: 4}]}", r"datacenter\.speed: give the speed per group"),
-    ("datacenter: {groups: [{count: 4, speed: 0}]}", r"datacenter\.groups\.0\.speed: must be > 0"),
+    ("datacenter: {groups: [{count: 4, speed: 0}]}", r"datacenter\.groups\.0\.speed: must be >= 1e-06, got 0"),
+    # a subnormal speed made every duration infinite and the run stick, naming no key
+    ("datacenter: {hosts: 4, speed: 1.0e-320}", r"datacenter\.speed: must be >= 1e-06, got 9\.99989e-321"),
+    ("datacenter: {hosts: 4, speed: 1.0e-7}", r"datacenter\.speed: must be >= 1e-06, got 1e-07"),
     ("datacenter: {groups: [{count: 4, sped: 2}]}", r"datacenter\.groups\.0\.sped: unknown key 'sped'"),
 ])
 def test_bad_datacenter_values_name_the_key(tmp_path, snippet, message):

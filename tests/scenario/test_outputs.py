@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -233,3 +234,67 @@ def test_an_output_folder_that_is_not_writable_is_refused_before_anything_runs(t
         assert err.count("\n") == 1 and "not writable" in err and "Traceback" not in err
     finally:
         out.chmod(0o700)
+
+
+def dead_pid():
+    """The id of a process that has ended."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL and process ids as on POSIX")
+def test_a_killed_runs_temporary_files_are_removed_by_the_next_run_into_the_folder(tmp_path):
+    out = tmp_path / "out"
+    code = textwrap.dedent(f"""\
+        import os, signal
+        from cloudsim_py.scenario import load_scenario, run_scenario
+
+        class Kill:
+            def on_finish(self, job):
+                os.kill(os.getpid(), signal.SIGKILL)
+
+        s = load_scenario({{"name": "out", "datacenter": {{"hosts": 2}}, "workload": {JOBS!r},
+                           "broker": ["fcfs", "easy"]}})
+        run_scenario(s, out_dir={str(out)!r}, listeners=[Kill()])
+        """)
+    proc = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert proc.wait() == -9
+    assert os.listdir(out) == ["fcfs"] and os.listdir(out / "fcfs") == [f".tmp-{proc.pid}-jobs.csv"]
+    run_scenario(scenario(("fcfs", "easy")), out_dir=str(out))     # no --force needed: nothing was kept
+    left = [f for _, _, files in os.walk(out) for f in files if f.startswith(".tmp-")]
+    assert left == [] and (out / "summary.json").is_file()
+
+
+def test_only_stale_files_of_the_temporary_pattern_are_removed(tmp_path):
+    from cloudsim_py.outputs import remove_stale_temporaries
+
+    out = tmp_path / "out"
+    (out / "easy").mkdir(parents=True)
+    dead = dead_pid()
+    stale = [out / f".tmp-{dead}-jobs.csv", out / "easy" / f".tmp-{dead}-summary.json"]
+    kept = [out / f".tmp-{os.getpid()}-jobs.csv",      # a live process's: maybe still writing
+            out / ".tmp-x-jobs.csv", out / f"tmp-{dead}-jobs.csv", out / f".tmp-{dead}-",
+            out / "easy" / "jobs.csv"]
+    for path in stale + kept:
+        path.write_text("")
+    assert sorted(remove_stale_temporaries(str(out))) == sorted(map(str, stale))
+    assert all(p.exists() for p in kept) and not any(p.exists() for p in stale)
+
+
+@pytest.mark.skipif(os.name == "nt", reason="symbolic links need privileges on Windows")
+def test_the_cleanup_follows_no_symbolic_link_out_of_the_folder(tmp_path):
+    from cloudsim_py.outputs import remove_stale_temporaries
+
+    dead = dead_pid()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    target = outside / f".tmp-{dead}-jobs.csv"
+    target.write_text("not ours")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "label").symlink_to(outside, target_is_directory=True)    # a folder link
+    (out / f".tmp-{dead}-summary.json").symlink_to(target)              # a file link
+    assert remove_stale_temporaries(str(out)) == []
+    assert target.read_text() == "not ours"
+    assert (out / "label").is_symlink() and (out / f".tmp-{dead}-summary.json").is_symlink()

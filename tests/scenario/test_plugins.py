@@ -2,6 +2,7 @@
 a module on its own (not even during ``validate``), and nothing is imported from the working
 directory implicitly."""
 
+import re
 import sys
 import textwrap
 
@@ -111,4 +112,44 @@ def test_a_plugin_that_fails_to_import_is_an_error_at_its_line(tmp_path):
     path.write_text(f"name: x\ndatacenter: {{hosts: 1}}\n{JOBS}\nplugins:\n  - ./broken_plugin_x.py\n")
     with pytest.raises(ScenarioError, match=r"s.yaml:5: plugins.0: cannot import plugin "
                                             r"'./broken_plugin_x.py': RuntimeError: boom"):
+        load_scenario(path)
+
+
+@pytest.mark.parametrize("code", ["0", "None", "'bye'"])
+def test_a_plugin_that_calls_sys_exit_while_imported_is_an_error_naming_it(tmp_path, code):
+    name = "exiting_plugin"
+    (tmp_path / f"{name}.py").write_text(f"import sys\nsys.exit({code})\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: x\ndatacenter: {{hosts: 1}}\n{JOBS}\nplugins:\n  - ./{name}.py\n")
+    with pytest.raises(ScenarioError, match=rf"s.yaml:5: plugins.0: cannot import plugin './{name}.py': "
+                                            rf"it called sys.exit\({re.escape(code)}\) while being imported$"):
+        load_scenario(path)
+    assert name not in sys.modules
+
+
+def test_run_with_a_plugin_that_exits_0_on_import_fails_and_writes_nothing(tmp_path, capsys):
+    (tmp_path / "exit_zero_plugin.py").write_text("import sys\nsys.exit(0)\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: x\ndatacenter: {{hosts: 1}}\n{JOBS}\nplugins: [./exit_zero_plugin.py]\n")
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--quiet", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (f"cloudsim-py: error: {path}:4: plugins.0: cannot import plugin "
+                                       "'./exit_zero_plugin.py': it called sys.exit(0) while being imported\n")
+    assert not out.exists()
+
+
+def test_a_plugin_that_raises_a_base_exception_on_import_is_an_error_naming_it(tmp_path):
+    (tmp_path / "base_exc_plugin.py").write_text("raise GeneratorExit('odd')\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: x\ndatacenter: {{hosts: 1}}\n{JOBS}\nplugins: [./base_exc_plugin.py]\n")
+    with pytest.raises(ScenarioError, match=r"s.yaml:4: plugins.0: cannot import plugin "
+                                            r"'./base_exc_plugin.py': GeneratorExit: odd$"):
+        load_scenario(path)
+
+
+def test_ctrl_c_while_a_plugin_is_imported_still_interrupts(tmp_path):
+    (tmp_path / "interrupt_plugin.py").write_text("raise KeyboardInterrupt\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(f"name: x\ndatacenter: {{hosts: 1}}\n{JOBS}\nplugins: [./interrupt_plugin.py]\n")
+    with pytest.raises(KeyboardInterrupt):
         load_scenario(path)
