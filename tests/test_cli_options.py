@@ -14,7 +14,7 @@ def test_traces_fetch_refuses_a_timeout_that_is_not_a_positive_finite_number(val
     code = main(["traces", "fetch", "KTH-SP2", "--timeout", value, "--cache", str(tmp_path),
                  "--base-url", "http://127.0.0.1:9/"])
     assert code == 2
-    assert capsys.readouterr().err == f"error: --timeout must be a finite number of seconds > 0, got {value}\n"
+    assert capsys.readouterr().err == f"cloudsim-py: error: --timeout must be a finite number of seconds > 0, got {value}\n"
     assert list(tmp_path.iterdir()) == []     # nothing was fetched
 
 
@@ -22,7 +22,7 @@ def test_workload_generate_refuses_a_negative_seed_naming_it(tmp_path, capsys):
     out = tmp_path / "w.swf"
     code = main(["workload", "generate", "--model", "lublin03", "--jobs", "10", "--seed", "-1", "-o", str(out)])
     assert code == 2
-    assert capsys.readouterr().err == "error: --seed must be >= 0, got -1\n"
+    assert capsys.readouterr().err == "cloudsim-py: error: --seed must be >= 0, got -1\n"
     assert not out.exists()
 
 
@@ -30,11 +30,11 @@ def test_workload_generate_into_a_missing_folder_names_the_output_file(tmp_path,
     out = tmp_path / "missing" / "w.swf"
     code = main(["workload", "generate", "--model", "lublin03", "--jobs", "10", "-o", str(out)])
     assert code == 2
-    assert capsys.readouterr().err == f"error: -o {out}: cannot write (No such file or directory)\n"
+    assert capsys.readouterr().err == f"cloudsim-py: error: -o {out}: cannot write (No such file or directory)\n"
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 def test_workload_generate_onto_a_full_disk_names_the_output_file(capsys):
     code = main(["workload", "generate", "--model", "lublin03", "--jobs", "10", "-o", "/dev/full"])
     assert code == 2
-    assert capsys.readouterr().err == "error: -o /dev/full: cannot write (No space left on device)\n"
+    assert capsys.readouterr().err == "cloudsim-py: error: -o /dev/full: cannot write (No space left on device)\n"

@@ -79,7 +79,7 @@ def _cmd_generate(args: argparse.Namespace) -> int:
             where = "standard output" if args.output == "-" else args.output
             raise OutputError(f"-o {where}: cannot write ({exc.strerror or exc})") from None
     except (CloudSimError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"cloudsim-py: error: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, (ScenarioError, OutputError)) else 1
     if args.output != "-":
         load = header_load(table.header)
@@ -96,8 +96,8 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     try:
         table = read_table(args.file)
     except (TraceError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+        return 2
     problems = header_problems(table)
     for msg in problems:
         print(f"{'error' if args.strict else 'warning'}: {msg}", file=sys.stderr)
@@ -114,11 +114,11 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     try:
         prepared = prepare(table, machine, estimate="trace")
     except CloudSimError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+        return 2
     if len(prepared) == 0:
-        print(f"error: {args.file}: no usable jobs", file=sys.stderr)
-        return 1
+        print(f"cloudsim-py: error: {args.file}: no usable jobs", file=sys.stderr)
+        return 2
     submit = prepared.data[:, COL["submit"]]
     procs, run, report = prepared.procs, prepared.runtime, prepared.report
     assert procs is not None and run is not None and report is not None, "prepare() sets all three"

@@ -95,7 +95,7 @@ def test_stats_warns_naming_the_line_of_a_job_larger_than_maxprocs(tmp_path, cap
 def test_stats_on_a_broken_file_is_an_error_naming_the_line(tmp_path, capsys):
     f = tmp_path / "broken.swf"
     f.write_text("; MaxProcs: 8\n1 0 -1 10 4\n")
-    assert run("workload", "stats", str(f)) == 1
+    assert run("workload", "stats", str(f)) == 2
     assert f"{f}:2: expected 18 SWF fields" in capsys.readouterr().err
 
 
