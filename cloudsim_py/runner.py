@@ -311,7 +311,8 @@ def check_workload(workload: Any) -> None:
     """Refuse what cannot be a workload before anything is built: a path (a scenario or trace
     file name is read by :func:`~cloudsim_py.scenario.load_scenario` or
     :func:`~cloudsim_py.workload.read_table`, not here), ``None``, anything neither iterable nor
-    callable. The items themselves are checked as they arrive (:func:`arrivals`)."""
+    callable, a list whose jobs repeat an id. The items themselves are checked as they arrive
+    (:func:`arrivals`)."""
     if isinstance(workload, (str, bytes, os.PathLike)):
         raise SpecError("workload", f"expected jobs, job descriptions, a WorkloadTable or a function of "
                                     f"the simulation, got {kind(workload)}; a file is read first: "
@@ -324,6 +325,16 @@ def check_workload(workload: Any) -> None:
     except TypeError:
         raise SpecError("workload", f"expected jobs, job descriptions, a WorkloadTable or a function of "
                                     f"the simulation, got {kind(workload)}") from None
+    if isinstance(workload, Sequence):       # a list in hand: its ids are told apart now, O(n)
+        seen: dict[Any, int] = {}
+        for j, item in enumerate(workload):
+            job_id = getattr(item, "id", None)
+            if job_id is None:
+                continue                     # not a job: refused when it arrives
+            i = seen.setdefault(job_id, j)
+            if i != j:
+                raise SpecError(f"workload[{j}]", f"job id {job_id!r} is used twice: workload[{i}] and "
+                                                  f"workload[{j}] (outputs name jobs by id)")
 
 
 def results(world: World, *, tau: float = 10.0, warmup: float = 0.0,

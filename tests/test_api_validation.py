@@ -122,6 +122,14 @@ def test_simulate_given_none_names_the_workload_argument():
         simulate(None, hosts=1)
 
 
+def test_simulate_refuses_a_list_of_jobs_that_repeats_an_id():
+    twice = [Job(1, submit_time=0.0, procs=1, runtime=10.0), Job(2, submit_time=1.0, procs=1, runtime=5.0),
+             Job(1, submit_time=2.0, procs=1, runtime=5.0)]
+    with pytest.raises(SpecError, match=r"^workload\[2\]: job id 1 is used twice: workload\[0\] and workload\[2\] "
+                                        r"\(outputs name jobs by id\)$"):
+        simulate(twice, hosts=1)
+
+
 def test_build_refuses_a_file_name_before_building_anything():
     with pytest.raises(SpecError, match=r"^workload: .*got str 's.yaml'"):
         build("s.yaml", datacenter=DatacenterSpec(hosts=1))
