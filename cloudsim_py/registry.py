@@ -65,7 +65,15 @@ class Registry(Generic[T]):
 
         eps = metadata.entry_points(group=self.entry_point_group)
         for ep in eps:
-            self._items.setdefault(ep.name.lower(), ep.load())
+            try:
+                item = ep.load()
+            except (KeyboardInterrupt, GeneratorExit):
+                raise
+            except BaseException as exc:     # ImportError, its own errors, a sys.exit() on import
+                raise self.error(f"{self.kind} {ep.name!r} of an installed package ({ep.value}, entry point "
+                                 f"group {self.entry_point_group}) cannot be loaded: "
+                                 f"{type(exc).__name__}: {exc}") from None
+            self._items.setdefault(ep.name.lower(), item)
 
     def names(self) -> list[str]:
         self._load_entry_points()

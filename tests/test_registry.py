@@ -66,6 +66,24 @@ def test_brokers_from_other_packages_come_through_the_entry_point_group(monkeypa
     broker_registry._items.pop("greedy-ep", None)
 
 
+@pytest.mark.parametrize("body, raised", [("import sys\nsys.exit(0)\n", "SystemExit: 0"),
+                                          ("raise RuntimeError('no licence')\n", "RuntimeError: no licence")])
+def test_an_installed_plugin_that_fails_to_load_is_an_error_naming_it(body, raised, tmp_path, monkeypatch):
+    """An entry point whose module exits or raises on import: a PolicyError naming the entry
+    point, not a traceback and not a silent exit 0 (issue 17)."""
+    from cloudsim_py.registry import Registry
+
+    (tmp_path / "broken_plugin.py").write_text(body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = metadata.EntryPoint(name="broken", value="broken_plugin:Policy", group="test.group")
+    monkeypatch.setattr(metadata, "entry_points", lambda group=None, **kw: [ep] if group == "test.group" else [])
+    r = Registry("policy", entry_point_group="test.group")
+    with pytest.raises(PolicyError, match=rf"^policy 'broken' of an installed package \(broken_plugin:Policy, entry "
+                                          rf"point group test.group\) cannot be loaded: {raised}$"):
+        r.get("broken")
+    sys.modules.pop("broken_plugin", None)
+
+
 def test_an_unregistered_name_is_unknown_again():
     from cloudsim_py.registry import Registry
 
