@@ -377,26 +377,43 @@ def format_record(rec: Sequence[float]) -> str:
 def write_swf(path: str | os.PathLike | IO[str], records: Iterable[Sequence[float]],
               header: Mapping[str, object] | Sequence[str] = ()) -> int:
     """Write records (18 numbers each) with a header. ``header`` is either a mapping
-    (written as ``; Key: value``) or ready comment lines. Returns the number of records."""
-    own = isinstance(path, (str, os.PathLike))
-    fh: IO[str] = open(os.fspath(path), "w", encoding="utf-8") if isinstance(path, (str, os.PathLike)) \
-        else path
-    try:
-        if isinstance(header, Mapping):
-            for key, value in header.items():
-                fh.write(f"; {key}: {value}\n")
-        else:
-            for line in header:
-                fh.write(line if line.startswith(";") else f"; {line}")
-                fh.write("\n")
-        n = 0
-        for rec in records:
-            if len(rec) != 18:
-                raise TraceError(f"record {n + 1} has {len(rec)} fields, SWF needs 18")
-            fh.write(format_record(rec))
-            fh.write("\n")
-            n += 1
+    (written as ``; Key: value``) or ready comment lines. Returns the number of records.
+
+    A file is written under a temporary name beside it (``.tmp-<pid>-<name>``) and renamed into
+    place when complete: a failure part-way (a full disk, a bad record) leaves no partial file
+    and the old one, if any, as it was. A path that exists and is not a regular file (a device,
+    a pipe) is written directly."""
+    if isinstance(path, (str, os.PathLike)):
+        target = os.fspath(path)
+        if os.path.exists(target) and not os.path.isfile(target):
+            with open(target, "w", encoding="utf-8") as direct:
+                return write_swf(direct, records, header)
+        folder, name = os.path.split(target)
+        tmp = os.path.join(folder, f".tmp-{os.getpid()}-{name}")
+        try:
+            with open(tmp, "w", encoding="utf-8") as fh:
+                n = write_swf(fh, records, header)
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            raise
         return n
-    finally:
-        if own:
-            fh.close()
+    fh: IO[str] = path
+    if isinstance(header, Mapping):
+        for key, value in header.items():
+            fh.write(f"; {key}: {value}\n")
+    else:
+        for line in header:
+            fh.write(line if line.startswith(";") else f"; {line}")
+            fh.write("\n")
+    n = 0
+    for rec in records:
+        if len(rec) != 18:
+            raise TraceError(f"record {n + 1} has {len(rec)} fields, SWF needs 18")
+        fh.write(format_record(rec))
+        fh.write("\n")
+        n += 1
+    return n

@@ -71,6 +71,20 @@ def test_writer_round_trips_records(tmp_path):
     np.testing.assert_array_equal(table.data, np.vstack(rows))
 
 
+def test_a_write_that_fails_part_way_leaves_the_old_file_and_no_partial_one(tmp_path):
+    path = tmp_path / "out.swf"
+    path.write_text("old\n")
+    rows = [np.arange(18, dtype=float), np.arange(17, dtype=float)]     # the second is bad
+    with pytest.raises(TraceError, match="record 2 has 17 fields"):
+        write_swf(path, rows, {"MaxProcs": 8})
+    assert path.read_text() == "old\n" and sorted(p.name for p in tmp_path.iterdir()) == ["out.swf"]
+
+
+def test_a_device_is_written_directly(tmp_path):
+    with pytest.raises(OSError, match="No space left"):
+        write_swf("/dev/full", [np.arange(18, dtype=float)] * 2000, {"MaxProcs": 8})
+
+
 def test_a_truncated_gzip_is_an_error_naming_the_line_where_it_breaks(tmp_path):
     # 5,000 lines of random-looking numbers, gzip cut in half: the lines before the cut are
     # read, then the stream ends without its end marker.
