@@ -67,7 +67,7 @@ class Registry(Generic[T]):
         for ep in eps:
             try:
                 item = ep.load()
-            except (KeyboardInterrupt, GeneratorExit):
+            except KeyboardInterrupt:
                 raise
             except BaseException as exc:     # ImportError, its own errors, a sys.exit() on import
                 raise self.error(f"{self.kind} {ep.name!r} of an installed package ({ep.value}, entry point "

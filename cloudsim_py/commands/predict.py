@@ -232,7 +232,7 @@ def _import_plugins(entries: Sequence[str]) -> set[str]:
             names.add(load_plugin(entry))
         except (ImportError, OSError) as exc:
             raise ExperimentError(f"--plugin {entry!r}: cannot import it: {exc}") from None
-        except (KeyboardInterrupt, GeneratorExit):
+        except KeyboardInterrupt:
             raise
         except BaseException as exc:        # SystemExit, an error of the plugin's own code
             raise ExperimentError(f"--plugin {entry!r}: importing it raised {type(exc).__name__}: {exc}") from None
