@@ -13,10 +13,22 @@ import attrs
 import numpy as np
 
 from ..errors import TraceError
+from ..memory import over_limit
 from ..registry import Registry
 from .swf import FIELDS, SWFHeader, read_array
 
 COL = {name: i for i, name in enumerate(FIELDS)}
+#: bytes a job takes in a run, for the memory check of a generated workload's size: its row
+#: (144), the generator's working columns, its job and its record once simulated (measured
+#: about 350 over 100,000 to 300,000 Lublin jobs; rounded up)
+JOB_BYTES = 512
+
+
+def jobs_over_limit(jobs: int) -> str | None:
+    """``None`` if a workload of ``jobs`` jobs fits in memory (:mod:`cloudsim_py.memory`), else
+    why not: ``1,000,000,000,000 jobs need about 466 TiB of memory, more than ...``."""
+    why = over_limit(jobs * JOB_BYTES)
+    return None if why is None else f"{jobs:,} jobs need {why}"
 
 
 @attrs.define(slots=True, eq=False)
