@@ -16,6 +16,13 @@ from ..validate import boolean, check_keys, check_number, choice, integer, kind,
 #: more hosts than this is a typing error, not a machine (and would exhaust memory)
 MAX_HOSTS = 10_000_000
 MAX_TIERS = 16
+#: shortest ``slice_s``: a millisecond (trace times are whole seconds; a shorter slice only
+#: multiplies the events, and 1e-300 s never lets the clock move)
+MIN_SLICE_S = 0.001
+#: most time slices one run may take (``fidelity: slice``): about 8 us each with a few jobs
+#: running (more with many), so under a minute of them; 60 s slices over three years of trace
+#: are 1.6 million
+MAX_SLICES = 5_000_000
 #: bytes of a built datacenter per host, and per tier of every host (measured: 440 B a host at one
 #: tier, 4.8 KB at 16); what :func:`hosts_memory` estimates before the hosts are built
 HOST_BYTES = 160
@@ -115,7 +122,7 @@ class DatacenterSpec:
                                                                          optional=True))
     migration_cost: float = attrs.field(default=20.0, validator=number(0.0))
     fidelity: str = attrs.field(default="event", validator=choice(("event", "slice")))
-    slice_s: float = attrs.field(default=60.0, validator=number(0.0, low_open=True))
+    slice_s: float = attrs.field(default=60.0, validator=number(MIN_SLICE_S))
     check: bool = attrs.field(default=False, validator=boolean)
     speed: float = attrs.field(default=1.0, validator=number(0.0, low_open=True))
     groups: tuple[HostGroup, ...] = attrs.field(default=(), converter=_groups)

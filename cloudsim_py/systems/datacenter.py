@@ -16,7 +16,7 @@ import numpy as np
 from ..brokers.spec import BrokerSpec
 from ..engine import RandomStreams, Simulation
 from ..errors import OutputError, ScenarioError, TraceError
-from ..infrastructure.spec import DatacenterSpec, hosts_over_limit
+from ..infrastructure.spec import MAX_SLICES, DatacenterSpec, hosts_over_limit
 from ..metrics import JobRecords, format_summary
 from ..outputs import skipped_rows
 from ..runner import RunResult, World, WorldRun, build
@@ -133,7 +133,31 @@ def prepared_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
                              line=table.line[:n] if table.line is not None else None,
                              procs=table.procs[:n], runtime=table.runtime[:n],
                              estimate=table.estimate[:n])
+    _check_slices(system, table, hosts, where)
     return table, hosts
+
+
+def _check_slices(system: DatacenterSystem, table: WorkloadTable, hosts: int, where: str) -> None:
+    """``fidelity: slice`` with a ``slice_s`` that would cut the run into more than
+    ``MAX_SLICES`` slices is an error before anything runs (``slice_s: 1.0e-6`` once ran for
+    ever). Slices tick only while a job runs, so the count is a lower bound: the time the jobs
+    run at least (the longest job, or all the work on every slot of the fastest host) over
+    ``slice_s``. Moldable runs are reshaped later and left to the run's own bound."""
+    dc = system.datacenter
+    if dc.fidelity != "slice" or dc.tiers < 2 or system.moldable is not None or not len(table):
+        return
+    assert table.procs is not None and table.runtime is not None
+    fits = table.procs <= hosts
+    run, procs = table.runtime[fits], table.procs[fits]
+    if not run.size:
+        return
+    fastest = max(g.speed for g in dc.host_groups()) if dc.groups else dc.speed
+    busy = max(float(run.max()), float(np.dot(run, procs)) / (hosts * dc.tiers)) / fastest
+    slices = busy / dc.slice_s
+    if slices > MAX_SLICES:
+        raise ScenarioError(f"{where}: datacenter.slice_s: {dc.slice_s:g} s cuts the run (its jobs run at "
+                            f"least {busy:,.0f} s) into at least {slices:,.0f} slices, more than {MAX_SLICES:,} "
+                            f"(MAX_SLICES); give slice_s >= {busy / MAX_SLICES:.3g}")
 
 
 def skipped_records(table: WorkloadTable) -> list[tuple[str, np.ndarray]]:

@@ -109,3 +109,38 @@ def test_model_jobs_beyond_the_memory_limit_are_refused_naming_the_key(tmp_path,
         load_scenario(path)
     assert str(err.value) == (f"{path}:2: workload.model.jobs: 1,000,000,000,000 jobs need about 466 TiB of "
                               "memory, more than the limit of 64 MiB ($CLOUDSIM_PY_MEMORY_LIMIT)")
+
+
+SLICED = """\
+    datacenter: {hosts: 4, tiers: 2, fidelity: slice, slice_s: 1.0e-300}
+    workload: {jobs: [{submit: 0, procs: 2, runtime: 100}, {submit: 5, procs: 4, runtime: 50}]}
+    broker: fcfs
+    """
+
+
+def test_slice_s_of_1e_300_is_refused_at_once_naming_the_key(tmp_path):
+    # once a run that never ended
+    path = write(tmp_path, SLICED)
+    done = cli_subprocess("run", str(path), "--out", str(tmp_path / "out"), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == f"cloudsim-py: error: {path}:1: datacenter.slice_s: must be >= 0.001, got 1e-300\n"
+
+
+def test_a_slice_s_cutting_the_run_into_more_than_max_slices_is_refused_before_it_runs(tmp_path):
+    path = write(tmp_path, SLICED.replace("1.0e-300", "0.001").replace("runtime: 100}", "runtime: 100000000}"))
+    done = cli_subprocess("run", str(path), "--out", str(tmp_path / "out"), timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == (
+        f"cloudsim-py: error: {path}: datacenter.slice_s: 0.001 s cuts the run (its jobs run at least "
+        "100,000,000 s) into at least 100,000,000,000 slices, more than 5,000,000 (MAX_SLICES); "
+        "give slice_s >= 20\n")
+
+
+def test_the_slice_count_counts_all_the_work_on_every_slot(tmp_path):
+    # 64 jobs of 4 processors x 10,000 s on 4 hosts of 2 tiers: at least 320,000 s of running
+    jobs = ", ".join(f"{{submit: 0, procs: 4, runtime: 10000}}" for _ in range(64))
+    path = write(tmp_path, SLICED.replace("1.0e-300", "0.01").replace(
+        "[{submit: 0, procs: 2, runtime: 100}, {submit: 5, procs: 4, runtime: 50}]", f"[{jobs}]"))
+    with pytest.raises(ScenarioError, match=r"datacenter\.slice_s: 0\.01 s cuts the run \(its jobs run at least "
+                                            r"320,000 s\) into at least 32,000,000 slices"):
+        prepare(load_scenario(path))
