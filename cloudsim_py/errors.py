@@ -31,6 +31,12 @@ class TraceError(CloudSimError):
     """A workload file is malformed or inconsistent; the message names file and line."""
 
 
+class LimitError(SpecError):
+    """A run reached a limit of the program, not of the policy (more time slices than
+    ``MAX_SLICES``, a ``slice_s`` too short to move the clock): ``path`` names the option. Raised
+    through a policy's call unwrapped: the policy is not at fault."""
+
+
 class CapacityError(CloudSimError):
     """A datacenter action would violate capacity (two processes in one slot, too few idle slots...)."""
 

@@ -29,3 +29,19 @@ def finishes(result) -> dict[int, float]:
 
 def run(specs, hosts, policy, **kw):
     return simulate(jobs(*specs), hosts=hosts, policy=policy, check=True, **kw)
+
+
+def cli_subprocess(*args: str, timeout: float = 60.0, env: dict | None = None, cwd: str | None = None):
+    """``cloudsim-py ARGS`` in a fresh interpreter (this checkout's package first on the path),
+    killed after ``timeout`` seconds: a test of something that once hung or filled the memory
+    stays bounded even if it comes back. Returns the ``CompletedProcess`` (text output)."""
+    import os
+    import subprocess
+    import sys
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    full = dict(os.environ, **(env or {}))
+    full["PYTHONPATH"] = repo + os.pathsep + full.get("PYTHONPATH", "")
+    code = "import sys; from cloudsim_py.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, *args], env=full, cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)

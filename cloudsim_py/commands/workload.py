@@ -22,7 +22,7 @@ from ..workload.models.header import header_load
 from ..workload.models.stats import describe, header_problems, short_job_table, SIZE_CLASSES
 from ..workload.models.tsafrir05 import default_max_est, tsafrir05_estimates
 from ..workload.swf import write_swf
-from ..workload.table import COL, prepare, read_table
+from ..workload.table import COL, jobs_over_limit, prepare, read_table
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
@@ -52,6 +52,9 @@ def _cmd_generate(args: argparse.Namespace) -> int:
     try:
         if args.seed < 0:
             raise ScenarioError(f"--seed must be >= 0, got {args.seed}")
+        too_many = jobs_over_limit(args.jobs) if args.jobs > 0 else None
+        if too_many is not None:
+            raise ScenarioError(f"--jobs: {too_many}")
         spec: dict[str, Any] = {"name": args.model, "jobs": args.jobs}
         if args.procs is not None:
             spec["procs"] = args.procs

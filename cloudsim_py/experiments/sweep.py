@@ -10,6 +10,7 @@ import hashlib
 import itertools
 import json
 import logging
+import math
 import os
 import re
 from typing import Any, Iterable, Mapping
@@ -28,6 +29,10 @@ SWEEP_KEYS = ("name", "description", "base", "grid", "zip", "blocks", "results",
 BLOCK_KEYS = ("grid", "zip")
 #: axes whose key starts with this label runs in the results table and are not applied
 TAG = "tag."
+#: most runs a sweep may expand to (and values an axis may list): expanding and validating
+#: 100,000 runs takes about 30 s and 350 MB, running them (the quickstart) about a day; a grid
+#: of ``seed: 1..100000000`` is a typing error, refused before anything is expanded
+MAX_RUNS = 100_000
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 _ENV = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -290,6 +295,8 @@ def load_sweep(source: str | os.PathLike | Mapping[str, Any], base_dir: str | No
                 raise ctx.error(f"blocks.{i}", "expected a mapping with keys grid and/or zip")
             ctx.known(item, f"blocks.{i}", BLOCK_KEYS)
             blocks.append(top + _block(ctx, item, f"blocks.{i}.", axes, shared=set(_keys_of(top))))
+    _check_runs(ctx, blocks, ["grid" if "grid" in data else "zip"] if blocks_raw is None
+                else [f"blocks.{i}" for i in range(len(blocks))])
     _check_overlap(ctx, axes)
 
     bases: dict[str | None, BaseScenario] = {}
@@ -395,6 +402,7 @@ def _axis_values(ctx: _Ctx, key: str, value: Any, path: str) -> list:
         a, b = (int(x) for x in _RANGE.match(value).groups())  # type: ignore[union-attr]
         if b < a:
             raise ctx.error(path, f"empty range {value!r}")
+        _check_axis_size(ctx, path, b - a + 1)
         return list(range(a, b + 1))
     if isinstance(value, dict) and set(value) <= {"start", "stop", "step"} and {"start", "stop"} <= set(value):
         start, stop, step = value["start"], value["stop"], value.get("step", 1)
@@ -403,9 +411,28 @@ def _axis_values(ctx: _Ctx, key: str, value: Any, path: str) -> list:
         n = int(round((stop - start) / step + 1e-9)) + 1
         if n < 1:
             raise ctx.error(path, f"empty range from {start} to {stop}")
+        _check_axis_size(ctx, path, n)
         exact = all(isinstance(v, int) for v in (start, stop, step))
         return [start + i * step if exact else round(start + i * step, 10) for i in range(n)]
     raise ctx.error(path, f"expected a list of values, 'A..B' or {{start, stop, step}}, got {value!r}")
+
+
+def _check_axis_size(ctx: _Ctx, path: str, n: int) -> None:
+    if n > MAX_RUNS:
+        raise ctx.error(path, f"{n:,} values; a sweep runs at most {MAX_RUNS:,} (MAX_RUNS)")
+
+
+def _check_runs(ctx: _Ctx, blocks: list, paths: list[str]) -> None:
+    """Refuse a sweep of more than :data:`MAX_RUNS` runs before expanding it: the runs of a
+    block are the product of its factors' lengths, the sweep's the sum over its blocks."""
+    total = 0
+    for block, path in zip(blocks, paths):
+        runs = math.prod(len(factor) for factor in block)
+        total += runs
+        if total > MAX_RUNS:
+            sizes = " x ".join(f"{len(f):,}" for f in block)
+            before = f", {total:,} with the blocks before it" if total > runs else ""
+            raise ctx.error(path, f"{runs:,} runs ({sizes}){before}; a sweep runs at most {MAX_RUNS:,} (MAX_RUNS)")
 
 
 def _axis_key(ctx: _Ctx, key: Any, path: str) -> str:

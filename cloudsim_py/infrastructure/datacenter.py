@@ -10,7 +10,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Sequence
 
 from ..engine import Event, Message, Simulation
-from ..errors import CapacityError, PolicyError, PolicyFailure
+from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
 from ..execution.progress import progress_model
 from ..workload.job import Job, JobState
 from .capacity import CapacityIndex
@@ -20,7 +20,7 @@ from .phases import MESSAGE, RELEASE, SLICE, TIMER
 from .placement import FirstIdle, JobDispatch, Placement
 from .recorder import Entry, ScheduleRecorder
 from .runstate import RunState
-from .spec import DatacenterSpec
+from .spec import MAX_SLICES, DatacenterSpec
 
 PENDING = JobState.PENDING
 QUEUED = JobState.QUEUED
@@ -126,6 +126,7 @@ class Datacenter:
         self._on_reject: list[Callable[[Job, str], None]] = []
         self._dirty = False
         self._slice_event: Event | None = None
+        self._slices = 0                       # slices scheduled so far (bounded by MAX_SLICES)
         self.recorder: ScheduleRecorder | None = None
         if record:
             self.recorder = ScheduleRecorder(self)
@@ -525,6 +526,8 @@ class Datacenter:
         action, arg = call
         try:
             action(arg)
+        except LimitError:
+            raise
         except Exception as exc:
             raise policy_failure(self.broker, getattr(action, "__qualname__", "an action"), self.sim.now,
                                  exc) from exc
@@ -676,6 +679,8 @@ class Datacenter:
         self._dirty = True
         try:
             self.broker.on_timer(token)
+        except LimitError:
+            raise
         except Exception as exc:
             raise policy_failure(self.broker, "on_timer()", self.sim.now, exc) from exc
 
@@ -690,13 +695,23 @@ class Datacenter:
                 slot.eff, slot.loss = eff, loss
         self.progress.refresh({h: None for job in jobs for h in (job.run.hosts or ())})  # type: ignore[union-attr]
         if jobs:
-            self._slice_event = self.sim.schedule(self.sim.now + self.slice_s, self._slice_ended, None, SLICE)
+            self._next_slice(self.sim.now + self.slice_s)
 
     def _ensure_slice(self) -> None:
         if self._slice_event is None:
-            now = self.sim.now
-            nxt = (int(now // self.slice_s) + 1) * self.slice_s
-            self._slice_event = self.sim.schedule(nxt, self._slice_ended, None, SLICE)
+            self._next_slice((int(self.sim.now // self.slice_s) + 1) * self.slice_s)
+
+    def _next_slice(self, at: float) -> None:
+        """Schedule the next slice end; a run of more than :data:`MAX_SLICES` slices, or a slice
+        too short to move the clock at this time, is an error naming ``slice_s`` (not a run that
+        never ends)."""
+        now = self.sim.now
+        self._slices += 1
+        if at <= now or self._slices > MAX_SLICES:
+            why = (f"the clock cannot move by it at t = {now:g} s" if at <= now
+                   else f"this run needs more than {MAX_SLICES:,} slices (MAX_SLICES) by t = {now:g} s")
+            raise LimitError("slice_s", f"{self.slice_s:g} s is too short: {why}; give a longer slice_s")
+        self._slice_event = self.sim.schedule(at, self._slice_ended, None, SLICE)
 
     def _end_of_timestamp(self, now: float) -> None:
         if self._dirty:
@@ -704,6 +719,8 @@ class Datacenter:
             if self.broker is not None:
                 try:
                     self.broker.schedule(now)
+                except LimitError:
+                    raise
                 except Exception as exc:
                     raise policy_failure(self.broker, "schedule()", now, exc) from exc
         if self.check:

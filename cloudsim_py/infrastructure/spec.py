@@ -10,6 +10,7 @@ import attrs
 
 from ..errors import CloudSimError, SpecError
 from ..execution.interference import InterferenceModel, presets
+from ..memory import over_limit
 from ..validate import boolean, check_keys, check_number, choice, integer, kind, number, text
 
 #: more hosts than this is a typing error, not a machine (and would exhaust memory)
@@ -19,6 +20,29 @@ MAX_TIERS = 16
 #: reference still runs a 10-day job in 1e12 s, where float64 times keep a resolution of about
 #: 0.1 ms; a smaller (or subnormal) speed makes durations overflow to infinity and the run stick
 MIN_SPEED = 1e-6
+#: shortest ``slice_s``: a millisecond (trace times are whole seconds; a shorter slice only
+#: multiplies the events, and 1e-300 s never lets the clock move)
+MIN_SLICE_S = 0.001
+#: most time slices one run may take (``fidelity: slice``): about 8 us each with a few jobs
+#: running (more with many), so under a minute of them; 60 s slices over three years of trace
+#: are 1.6 million
+MAX_SLICES = 5_000_000
+#: bytes of a built datacenter per host, and per tier of every host (measured: 440 B a host at one
+#: tier, 4.8 KB at 16); what :func:`hosts_memory` estimates before the hosts are built
+HOST_BYTES = 160
+TIER_BYTES = 300
+
+
+def hosts_memory(hosts: int, tiers: int) -> int:
+    """Estimated bytes of a datacenter of ``hosts`` hosts of ``tiers`` VM tiers."""
+    return hosts * (HOST_BYTES + TIER_BYTES * tiers)
+
+
+def hosts_over_limit(hosts: int, tiers: int) -> str | None:
+    """``None`` if such a datacenter fits in memory (:mod:`cloudsim_py.memory`), else why not:
+    ``10,000,000 hosts of 2 tiers need about 7.08 GiB of memory, more than ...``."""
+    why = over_limit(hosts_memory(hosts, tiers))
+    return None if why is None else f"{hosts:,} hosts of {tiers} tier{'s' if tiers > 1 else ''} need {why}"
 
 
 def _interference(value: Any) -> InterferenceModel | None:
@@ -102,7 +126,7 @@ class DatacenterSpec:
                                                                          optional=True))
     migration_cost: float = attrs.field(default=20.0, validator=number(0.0))
     fidelity: str = attrs.field(default="event", validator=choice(("event", "slice")))
-    slice_s: float = attrs.field(default=60.0, validator=number(0.0, low_open=True))
+    slice_s: float = attrs.field(default=60.0, validator=number(MIN_SLICE_S))
     check: bool = attrs.field(default=False, validator=boolean)
     speed: float = attrs.field(default=1.0, validator=number(MIN_SPEED))
     groups: tuple[HostGroup, ...] = attrs.field(default=(), converter=_groups)
@@ -117,6 +141,10 @@ class DatacenterSpec:
                 raise SpecError("hosts", f"{self.hosts} hosts but the groups hold {total}")
             if self.speed != 1.0:
                 raise SpecError("speed", "give the speed per group when groups are given")
+        if self.hosts is not None or self.groups:
+            why = hosts_over_limit(self.host_count, self.tiers)
+            if why is not None:
+                raise SpecError("groups" if self.groups else "hosts", why)
 
     @property
     def host_count(self) -> int:

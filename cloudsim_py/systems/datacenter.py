@@ -16,7 +16,7 @@ import numpy as np
 from ..brokers.spec import BrokerSpec
 from ..engine import RandomStreams, Simulation
 from ..errors import OutputError, ScenarioError, TraceError
-from ..infrastructure.spec import DatacenterSpec
+from ..infrastructure.spec import MAX_SLICES, DatacenterSpec, hosts_over_limit
 from ..metrics import JobRecords, format_summary
 from ..outputs import skipped_rows
 from ..runner import RunResult, World, WorldRun, build
@@ -71,10 +71,16 @@ def workload_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
             if hosts is None or hosts < 1:
                 raise ScenarioError(f"{where}: datacenter.hosts: not given and the trace "
                                     f"{path} has no MaxProcs/MaxNodes header")
+            _check_header_hosts(table, hosts, dc.tiers, where)
     elif w.model is not None:
         from ..workload import models
 
         rng = RandomStreams(seed)["workload"]
+        if hosts is None and isinstance(w.model.get("procs"), int):
+            why = hosts_over_limit(w.model["procs"], dc.tiers)
+            if why is not None:
+                raise ScenarioError(f"{where}: workload.model.procs: the machine size without "
+                                    f"datacenter.hosts: {why}")
         table = models.generate_from_spec(w.model, rng, where="workload.model")
         if hosts is None:
             hosts = table.header.machine_size
@@ -92,6 +98,19 @@ def workload_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
             raise ScenarioError(f"{where}: datacenter.hosts: required with inline jobs")
     assert hosts is not None
     return table, hosts
+
+
+def _check_header_hosts(table: WorkloadTable, hosts: int, tiers: int, where: str) -> None:
+    """A machine size from a trace header that would not fit in memory is an error naming the
+    header line, before any host is built (``; MaxProcs: 10000000`` without ``datacenter.hosts``)."""
+    why = hosts_over_limit(hosts, tiers)
+    if why is None:
+        return
+    header = table.header
+    key = "MaxProcs" if header.max_procs else "MaxNodes"
+    line = f"{header.source}:{header.lines[key]}" if key in header.lines else header.source
+    raise ScenarioError(f"{where}: datacenter.hosts: not given, and the trace header's {key} "
+                        f"({line}) is {hosts:,}: {why}; give datacenter.hosts")
 
 
 def prepared_table(system: DatacenterSystem, where: str, seed: int) -> tuple[WorkloadTable, int]:
@@ -114,7 +133,31 @@ def prepared_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
                              line=table.line[:n] if table.line is not None else None,
                              procs=table.procs[:n], runtime=table.runtime[:n],
                              estimate=table.estimate[:n])
+    _check_slices(system, table, hosts, where)
     return table, hosts
+
+
+def _check_slices(system: DatacenterSystem, table: WorkloadTable, hosts: int, where: str) -> None:
+    """``fidelity: slice`` with a ``slice_s`` that would cut the run into more than
+    ``MAX_SLICES`` slices is an error before anything runs (``slice_s: 1.0e-6`` once ran for
+    ever). Slices tick only while a job runs, so the count is a lower bound: the time the jobs
+    run at least (the longest job, or all the work on every slot of the fastest host) over
+    ``slice_s``. Moldable runs are reshaped later and left to the run's own bound."""
+    dc = system.datacenter
+    if dc.fidelity != "slice" or dc.tiers < 2 or system.moldable is not None or not len(table):
+        return
+    assert table.procs is not None and table.runtime is not None
+    fits = table.procs <= hosts
+    run, procs = table.runtime[fits], table.procs[fits]
+    if not run.size:
+        return
+    fastest = max(g.speed for g in dc.host_groups()) if dc.groups else dc.speed
+    busy = max(float(run.max()), float(np.dot(run, procs)) / (hosts * dc.tiers)) / fastest
+    slices = busy / dc.slice_s
+    if slices > MAX_SLICES:
+        raise ScenarioError(f"{where}: datacenter.slice_s: {dc.slice_s:g} s cuts the run (its jobs run at "
+                            f"least {busy:,.0f} s) into at least {slices:,.0f} slices, more than {MAX_SLICES:,} "
+                            f"(MAX_SLICES); give slice_s >= {busy / MAX_SLICES:.3g}")
 
 
 def _limit_cut(table: WorkloadTable) -> bool:

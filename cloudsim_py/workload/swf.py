@@ -12,6 +12,7 @@ import os
 import re
 import warnings
 import zlib
+from array import array
 from typing import IO, Iterable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
@@ -35,6 +36,12 @@ _PROC_COLS = (4, 7)                      # alloc_procs, req_procs
 #: so that waits and run times computed from it stay exact to far below a second
 MAX_TIME = 1e12
 _TIME_COLS = (3, 8)                      # run, req_time: -1 is unknown, only too large is wrong
+#: longest line read, in characters: an SWF job line has about 100, a header comment rarely 200;
+#: a longer "line" is not SWF (binary data, or a file without newlines) and is refused before it
+#: fills the memory
+MAX_LINE = 65_536
+#: characters decoded per read
+_BLOCK = 65536
 #: errors of a corrupt or truncated gzip stream
 _GZIP_ERRORS = (EOFError, zlib.error, gzip.BadGzipFile)
 
@@ -128,16 +135,63 @@ def open_text(path: str | os.PathLike) -> IO[str]:
 _HEADER_RE = re.compile(r"^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*?)\s*$")
 
 
-def _lines(path: str) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` of a plain or gzip file; a corrupt or truncated gzip stream is
-    a :class:`TraceError` naming the file and the line where it breaks."""
-    lineno = 0
+def _blocks(path: str, stats: ReadStats) -> Iterator[tuple[int, list[str]]]:
+    """``(number of the first line, lines)`` of a plain or gzip file, without their newlines,
+    :data:`_BLOCK` characters at a time, so that memory stays bounded whatever the file holds
+    (a gzip of millions of blank lines, ``/dev/zero``). A block of blank lines only is counted
+    in ``stats.blank`` (at C speed) and not yielded. A line longer than :data:`MAX_LINE`
+    characters or a NUL byte (binary data) is a :class:`TraceError` naming the file and the
+    line; so is a corrupt or truncated gzip stream (the line where it breaks)."""
+    first = 1                # number of the next line to yield
+    tail = ""                # the part of a line read so far, before its newline
     with open_text(path) as fh:
-        try:
-            for lineno, line in enumerate(fh, 1):
-                yield lineno, line
-        except _GZIP_ERRORS as exc:
-            raise _corrupt(path, lineno, exc) from None
+        while True:
+            try:
+                block = fh.read(_BLOCK)
+            except _GZIP_ERRORS as exc:
+                raise _corrupt(path, first - 1, exc) from None
+            if not block:
+                break
+            nul = block.find("\0")
+            if nul >= 0:
+                line = first + block.count("\n", 0, nul)
+                raise TraceError(f"{path}:{line}: binary data (a NUL byte), not a text file")
+            if block.isspace() and (not tail or tail.isspace()):
+                n = block.count("\n")
+                if n:
+                    stats.blank += n
+                    first += n
+                    tail = block[block.rfind("\n") + 1:]
+                else:
+                    tail += block
+                if len(tail) > MAX_LINE:
+                    raise _too_long(path, first)
+                continue
+            lines = (tail + block).split("\n") if tail else block.split("\n")
+            tail = lines.pop()
+            # only the first line (tail + block) and the new tail can be longer than a block
+            if lines and len(lines[0]) > MAX_LINE:
+                raise _too_long(path, first)
+            if len(tail) > MAX_LINE:
+                raise _too_long(path, first + len(lines))
+            if lines:
+                yield first, lines
+                first += len(lines)
+    if tail:
+        yield first, [tail]
+
+
+def _too_long(path: str, line: int) -> TraceError:
+    return TraceError(f"{path}:{line}: line {line} is longer than {MAX_LINE:,} characters "
+                      "(binary data or no newlines?), not an SWF file")
+
+
+def _lines(path: str, stats: ReadStats) -> Iterator[tuple[int, str]]:
+    """``(line number, line without its newline)`` of a plain or gzip file, as :func:`_blocks`
+    reads them (bounded memory and line length; blocks of blank lines only are counted in
+    ``stats.blank``, not yielded)."""
+    for first, lines in _blocks(path, stats):
+        yield from enumerate(lines, first)
 
 
 def _corrupt(path: str, lines_read: int, exc: BaseException) -> TraceError:
@@ -149,7 +203,7 @@ def read_header(path: str | os.PathLike) -> SWFHeader:
     """Parse the leading ``;`` comment block (stops at the first job line)."""
     path = os.fspath(path)
     header = SWFHeader(source=path)
-    for lineno, line in _lines(path):
+    for lineno, line in _lines(path, ReadStats()):
         if not line.startswith(";"):
             if line.strip():
                 break
@@ -178,7 +232,7 @@ class ReadStats:
 
 def _iter_fields(path: str, stats: ReadStats, header: SWFHeader | None) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line_number, 18 field strings)`` for every job line; checks the field count."""
-    for lineno, line in _lines(path):
+    for lineno, line in _lines(path, stats):
         if line.startswith(";"):
             stats.comments += 1
             if header is not None and stats.records == 0:
@@ -189,6 +243,9 @@ def _iter_fields(path: str, stats: ReadStats, header: SWFHeader | None) -> Itera
         if n != 18:
             if n == 0:
                 stats.blank += 1
+                continue
+            if parts[0][0] == ";":          # an indented comment
+                stats.comments += 1
                 continue
             if n < 18:
                 raise TraceError(f"{path}:{lineno}: expected 18 SWF fields, found {n}: "
@@ -281,45 +338,57 @@ def read_array(path: str | os.PathLike, chunk: int = 65536) -> tuple[np.ndarray,
     """Read a whole SWF file into an ``(n, 18)`` float array, checked as by
     :func:`iter_records` (finite fields, whole processor counts up to :data:`MAX_PROCS`).
 
-    Returns ``(data, line_numbers, header, stats)``. Fast path: numpy's C ``loadtxt`` on the
-    whole text; if it refuses anything (a short line, a non-number, extra fields) the file is
-    read again line by line, which reports the exact file and line (see :func:`iter_records`).
+    Returns ``(data, line_numbers, header, stats)``. Streams the file (:func:`_blocks`): blank
+    and comment lines are counted, never kept, so memory is the array's plus ``chunk`` job lines
+    whatever else the file holds. Fast path: numpy's C ``loadtxt`` on every ``chunk`` job lines;
+    if it refuses anything (a short line, a non-number, extra fields) the file is read again
+    line by line, which reports the exact file and line (see :func:`iter_records`).
     """
     path = os.fspath(path)
-    with open_text(path) as fh:
-        try:
-            text = fh.read()
-        except _GZIP_ERRORS:
-            for _ in _lines(path):   # again line by line, to name the line where it breaks
-                pass
-            raise                     # pragma: no cover - the second read fails the same way
-    lines = text.splitlines()
-    del text
     header = SWFHeader(source=path)
     stats = ReadStats()
-    is_data = np.fromiter((bool(line.strip()) and not line.lstrip().startswith(";") for line in lines),
-                          dtype=bool, count=len(lines))
-    numbers = np.flatnonzero(is_data) + 1
-    first = int(numbers[0]) - 1 if numbers.size else len(lines)
-    for lineno, line in enumerate(lines[:first], 1):
-        if line.startswith(";"):
-            _parse_header_line(header, line, lineno)
-    stats.comments = sum(1 for line in lines if line.startswith(";"))
-    stats.blank = len(lines) - int(numbers.size) - stats.comments
-    if numbers.size:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error")
-                data = np.loadtxt(lines, comments=";", dtype=np.float64, ndmin=2)
-            if data.shape != (numbers.size, 18):
-                raise ValueError("shape")
-        except ValueError:
+    blocks: list[np.ndarray] = []
+    numbers = array("q")     # the line of every job line, 8 bytes each
+    rows: list[str] = []
+    for first, lines in _blocks(path, stats):
+        for lineno, line in enumerate(lines, first):
+            text = line.lstrip()
+            if not text:
+                stats.blank += 1
+            elif text[0] == ";":
+                stats.comments += 1
+                if not numbers:
+                    _parse_header_line(header, line, lineno)
+            else:
+                rows.append(line)
+                numbers.append(lineno)
+        if len(rows) >= chunk:
+            block = _loadtxt(rows)
+            if block is None:
+                return _read_array_slowly(path, chunk)
+            blocks.append(block)
+            rows.clear()
+    if rows:
+        block = _loadtxt(rows)
+        if block is None:
             return _read_array_slowly(path, chunk)
-    else:
-        data = np.empty((0, 18))
-    stats.records = int(numbers.size)
-    _check_values(path, data, numbers)
-    return data, numbers.astype(np.int64), header, stats
+        blocks.append(block)
+    data = np.concatenate(blocks) if blocks else np.empty((0, 18))
+    stats.records = len(numbers)
+    lines_of = np.array(numbers, dtype=np.int64)
+    _check_values(path, data, lines_of)
+    return data, lines_of, header, stats
+
+
+def _loadtxt(rows: list[str]) -> np.ndarray | None:
+    """``rows`` (job lines) as an ``(n, 18)`` array; ``None`` if numpy refuses any of them."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            data = np.loadtxt(rows, comments=";", dtype=np.float64, ndmin=2)
+    except ValueError:
+        return None
+    return data if data.shape == (len(rows), 18) else None
 
 
 def _read_array_slowly(path: str, chunk: int) -> tuple[np.ndarray, np.ndarray, SWFHeader, ReadStats]:
@@ -391,8 +460,8 @@ def write_swf(path: str | os.PathLike | IO[str], records: Iterable[Sequence[floa
         folder, name = os.path.split(target)
         tmp = os.path.join(folder, f".tmp-{os.getpid()}-{name}")
         try:
-            with open(tmp, "w", encoding="utf-8") as fh:
-                n = write_swf(fh, records, header)
+            with open(tmp, "w", encoding="utf-8") as part:
+                n = write_swf(part, records, header)
             os.replace(tmp, target)
         except BaseException:
             try:

@@ -13,10 +13,22 @@ import attrs
 import numpy as np
 
 from ..errors import TraceError
+from ..memory import over_limit
 from ..registry import Registry
 from .swf import FIELDS, SWFHeader, read_array
 
 COL = {name: i for i, name in enumerate(FIELDS)}
+#: bytes a job takes in a run, for the memory check of a generated workload's size: its row
+#: (144), the generator's working columns, its job and its record once simulated (measured
+#: about 350 over 100,000 to 300,000 Lublin jobs; rounded up)
+JOB_BYTES = 512
+
+
+def jobs_over_limit(jobs: int) -> str | None:
+    """``None`` if a workload of ``jobs`` jobs fits in memory (:mod:`cloudsim_py.memory`), else
+    why not: ``1,000,000,000,000 jobs need about 466 TiB of memory, more than ...``."""
+    why = over_limit(jobs * JOB_BYTES)
+    return None if why is None else f"{jobs:,} jobs need {why}"
 
 
 @attrs.define(slots=True, eq=False)
@@ -30,6 +42,7 @@ class CleaningReport:
     estimates_raised: int = 0     #: requested time below the runtime, raised to the runtime
     estimates_missing: int = 0    #: no requested time; the runtime used
     extra_fields: int = 0         #: lines with more than 18 fields (first 18 used)
+    blank_lines: int = 0          #: empty or blank-space lines of the file (skipped)
     too_big: int = 0              #: kept jobs larger than the machine (rejected at arrival)
     #: ``(reason, rows)``: the skipped records themselves (18 SWF fields each), for the
     #: ``skipped`` rows of ``jobs.csv``; not part of :meth:`as_dict`
@@ -53,12 +66,15 @@ class CleaningReport:
             out.append(f"  {self.too_big} jobs need more processors than the machine: rejected at arrival")
         if self.extra_fields:
             out.append(f"  {self.extra_fields} lines had more than 18 fields (first 18 used)")
+        if self.blank_lines:
+            out.append(f"  {self.blank_lines} blank lines skipped")
         return out
 
     def as_dict(self) -> dict:
         return {"source": self.source, "records": self.records, "kept": self.kept,
                 "skipped": dict(self.skipped), "estimates_raised": self.estimates_raised,
-                "estimates_missing": self.estimates_missing, "extra_fields": self.extra_fields, "too_big": self.too_big}
+                "estimates_missing": self.estimates_missing, "extra_fields": self.extra_fields, "too_big": self.too_big,
+                "blank_lines": self.blank_lines}
 
 
 @attrs.define(slots=True, eq=False)
@@ -105,7 +121,7 @@ def read_table(path: str | os.PathLike) -> WorkloadTable:
     data, lines, header, stats = read_array(path)
     table = WorkloadTable(data=data, header=header, source=os.fspath(path), line=lines)
     table.report = CleaningReport(source=os.fspath(path), records=len(table),
-                                  extra_fields=stats.extra_fields)
+                                  extra_fields=stats.extra_fields, blank_lines=stats.blank)
     return table
 
 

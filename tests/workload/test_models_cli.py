@@ -107,3 +107,13 @@ def test_stats_reads_gzip_files(tmp_path, capsys):
     assert run("workload", "stats", str(gz)) == 0
     # work 1x10 + 2x30 + 8x400 = 3270 over 8 processors x 200 s -> 2.044
     assert "offered load    2.044" in capsys.readouterr().out
+
+
+def test_generate_refuses_more_jobs_than_memory_holds_naming_the_option(tmp_path, capsys, monkeypatch):
+    # once a MemoryError: --jobs 1000000000000 was allocated before anything was checked
+    monkeypatch.setenv("CLOUDSIM_PY_MEMORY_LIMIT", "64M")
+    out = tmp_path / "out.swf"
+    assert run("workload", "generate", "--model", "lublin03", "--jobs", "1000000000000", "-o", str(out)) == 2
+    assert capsys.readouterr().err == ("cloudsim-py: error: --jobs: 1,000,000,000,000 jobs need about 466 TiB of memory, "
+                                       "more than the limit of 64 MiB ($CLOUDSIM_PY_MEMORY_LIMIT)\n")
+    assert not out.exists()

@@ -24,7 +24,7 @@ import numpy as np
 
 from ...errors import ScenarioError
 from ...registry import Registry
-from ..table import WorkloadTable
+from ..table import WorkloadTable, jobs_over_limit
 from .params import ParameterError
 
 #: Workload generators by name (entry point group ``cloudsim_py.workload_models``).
@@ -86,6 +86,9 @@ def validate_spec(spec: Mapping[str, Any], where: str = "workload.model") -> tup
     jobs = spec["jobs"]
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ScenarioError(f"{where}.jobs: must be a positive integer, got {jobs!r}")
+    too_many = jobs_over_limit(jobs)
+    if too_many is not None:
+        raise ScenarioError(f"{where}.jobs: {too_many}")
     known = model_parameters(cls)
     params = {k: v for k, v in spec.items() if k not in ("name", "jobs")}
     for key in params:
