@@ -13,6 +13,8 @@ corpus of refusals is worth nothing if everything is refused)."""
 from __future__ import annotations
 
 import copy
+import json
+import os
 import signal
 from typing import Any, Iterator
 
@@ -169,6 +171,41 @@ def lwf_cases() -> Iterator[tuple[str, str]]:
     yield "lwf:not xml", "lease please\n"
 
 
+def _chain_workflow() -> dict | None:
+    """The shared 5-task chain workflow (WfFormat 1.5), or None when the workflows are missing."""
+    from cloudsim_py.workload.shared_data import workflows_dir
+
+    path = os.path.join(workflows_dir(), "helloworld-chain-5-chameleon.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+WORKFLOW = _chain_workflow()
+#: WfFormat values of the wrong kind (JSON has no NaN): each number, name or list replaced
+NOT_JSON_NUMBER = {"text": "abc", "list": [1], "mapping": {"k": 1}, "bool": True, "null": None, "-1": -1}
+
+
+def wfformat_cases() -> Iterator[tuple[str, dict]]:
+    if WORKFLOW is None:
+        return
+    tasks = ("workflow", "specification", "tasks")
+    execution = ("workflow", "execution", "tasks")
+    first = WORKFLOW["workflow"]["execution"]["tasks"][0]
+    for key, value in first.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or key not in ("runtimeInSeconds",):
+            continue
+        for name, bad in NOT_JSON_NUMBER.items():
+            yield f"wfformat:execution.tasks[0].{key}={name}", put(WORKFLOW, execution + (0, key), bad)
+    for key in ("id", "children", "parents"):
+        for name, bad in (("null", None), ("number", 7), ("unknown", ["no-such-task"]) if key != "id" else ("list", [1])):
+            yield f"wfformat:specification.tasks[1].{key}={name}", put(WORKFLOW, tasks + (1, key), bad)
+    yield "wfformat:no tasks key", put(WORKFLOW, ("workflow", "specification"), {"files": []})
+    yield "wfformat:a task twice", put(WORKFLOW, tasks, WORKFLOW["workflow"]["specification"]["tasks"] * 2)
+    yield "wfformat:not an object", {"workflow": []}
+
+
 CLI_CASES = [
     ("run --set without =", ["run", "{scenario}", "--set", "seed"]),
     ("run --set unknown key", ["run", "{scenario}", "--set", "no_such.key=1"]),
@@ -214,12 +251,13 @@ def assert_one_clear_line(code: int, err: str, *names: str) -> None:
 
 
 SCENARIOS = list(scenario_cases())
+WFFORMAT = list(wfformat_cases())
 SWF = list(swf_cases())
 LWFS = list(lwf_cases())
 
 
 def test_the_corpus_has_hundreds_of_inputs():
-    assert len(SCENARIOS) + len(SWF) + len(LWFS) + len(CLI_CASES) >= 300
+    assert len(SCENARIOS) + len(SWF) + len(LWFS) + len(CLI_CASES) >= 300     # WfFormat's need ../shared
 
 
 @pytest.mark.parametrize("kind", sorted(BASES))
@@ -281,3 +319,24 @@ def test_a_bad_command_line_is_refused(name, argv, tmp_path, capsys):
     argv = [a.format(scenario=path, tmp=tmp_path) for a in argv]
     code, err = refused(argv + (["--out", str(tmp_path / "out")] if argv[0] == "run" else []), capsys)
     assert_one_clear_line(code, err, *[a for a in argv[1:] if a.startswith(("/", "-")) or "=" in a] or ["error"])
+
+
+@pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")
+@pytest.mark.parametrize("case", range(max(len(WFFORMAT), 1)), ids=[name for name, _ in WFFORMAT] or ["none"])
+def test_a_bad_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
+    _, doc = WFFORMAT[case]
+    wf = tmp_path / "w.json"
+    wf.write_text(json.dumps(doc))
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
+    code, err = refused(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"], capsys)
+    assert_one_clear_line(code, err, str(wf))
+
+
+@pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")
+def test_the_base_workflow_file_is_valid(tmp_path, capsys):
+    wf = tmp_path / "w.json"
+    wf.write_text(json.dumps(WORKFLOW))
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
