@@ -3,6 +3,7 @@
 
     python scripts/reproduce.py run [--jobs 2] [--only kth,ctc] [--seeds 5]   # compute what is missing
     python scripts/reproduce.py report                                       # write docs/reproduction.md
+    python scripts/reproduce.py claims                                       # its claims ledger only
 
 `run` executes, for every scenario in scenarios/traces/, FCFS and EASY once (they draw nothing
 random) and CCFCFS, ACFCFS and AMCBF once per seed; on KTH and CTC also the ACFCFS variants of
@@ -259,6 +260,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                      f"{cell(name, policy, 'kills', digits=0)} | {cell(name, policy, 'migrations', digits=0)} | "
                      f"{len(rows)} |")
     L.append("")
+    L += [ledger_section(), ""]
     notes = os.path.join(REPO, "docs", "reproduction-notes.md")
     if os.path.exists(notes):
         with open(notes, encoding="utf-8") as fh:
@@ -266,6 +268,37 @@ def cmd_report(args: argparse.Namespace) -> None:
     with open(OUT, "w", encoding="utf-8") as fh:
         fh.write("\n".join(L) + "\n")
     print(f"wrote {OUT} from {len(runs)} runs")
+
+
+# ------------------------------------------------------------------------------ claims
+LI_CSV = os.path.join(REPO, "docs", "data", "li-feedback.csv")
+BEGIN, END = "<!-- claims ledger: generated, do not edit -->", "<!-- end of claims ledger -->"
+
+
+def ledger_section(runs: str = RUNS, li: str = LI_CSV) -> str:
+    """The claims ledger (cloudsim_py.experiments.claims) of the recorded runs, between markers."""
+    from cloudsim_py.experiments.claims import all_claims, ledger, markdown, read_evidence
+
+    return f"{BEGIN}\n{markdown(ledger(all_claims(), read_evidence(runs, li)))}{END}"
+
+
+def write_ledger(path: str = OUT, runs: str = RUNS, li: str = LI_CSV) -> str:
+    """Put the ledger into ``path`` in place of the previous one (at its end if it has none)."""
+    text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
+    section = ledger_section(runs, li)
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return section
+
+
+def cmd_claims(args: argparse.Namespace) -> None:
+    section = write_ledger(args.out, args.runs, args.li)
+    print(section.splitlines()[5])
+    print(f"wrote the claims ledger into {args.out}")
 
 
 def main() -> None:
@@ -281,6 +314,12 @@ def main() -> None:
                                      "cloudsim-py sweep scenarios/papers/reproduce-traces.yaml) "
                                      "instead of docs/data/runs.jsonl")
     p.set_defaults(func=cmd_report)
+    p = sub.add_parser("claims", help="evaluate every claim on the recorded runs and write the ledger "
+                                      "into docs/reproduction.md")
+    p.add_argument("--runs", default=RUNS)
+    p.add_argument("--li", default=LI_CSV)
+    p.add_argument("--out", default=OUT)
+    p.set_defaults(func=cmd_claims)
     args = ap.parse_args()
     args.func(args)
 
