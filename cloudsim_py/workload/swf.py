@@ -302,8 +302,9 @@ def _check_values(path: str, data: np.ndarray, lines: np.ndarray) -> None:
 def _check_ids_and_times(path: str, data: np.ndarray, lines: np.ndarray) -> None:
     """Job numbers (field 1) whole and at most :data:`MAX_JOB_ID` in size (a larger one would be
     changed silently: 9007199254740993 is stored as ...992); submit times (field 2) from 0 to
-    :data:`MAX_TIME`, or -1 (unknown: the cleaning skips it); another negative one would be
-    charged as waiting, a huge one loses the run time to rounding; run and requested times (fields 4 and 9) at most :data:`MAX_TIME`. O(rows)."""
+    :data:`MAX_TIME`, or -1 (unknown: the cleaning skips it; another negative one would be
+    charged as waiting, a huge one loses the run time to rounding); run and requested times
+    (fields 4 and 9) at most :data:`MAX_TIME`. O(rows), vectorised."""
     ids = data[:, 0]
     bad = (ids != np.floor(ids)) | (np.abs(ids) > MAX_JOB_ID)
     if bad.any():
