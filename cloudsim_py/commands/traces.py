@@ -29,7 +29,8 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 def _cmd_fetch(args: argparse.Namespace) -> int:
     if not 0.0 < args.timeout < math.inf:     # socket refuses a negative or NaN timeout, with a traceback
-        print(f"cloudsim-py: error: --timeout must be a finite number of seconds > 0, got {args.timeout:g}", file=sys.stderr)
+        print(f"cloudsim-py: error: --timeout must be a finite number of seconds > 0, got {args.timeout:g}",
+              file=sys.stderr)
         return 2
     try:
         trace = find_trace(args.name)
