@@ -159,7 +159,8 @@ def _improvement(trace: str, paper_pct: float) -> Claim:
         if f is None or a is None:
             return None
         ours = 100 * (1 - a / f)
-        return Verdict(f"{ours:.1f} %", "holds" if abs(ours - paper_pct) <= 2.0 else f"off by {ours - paper_pct:+.1f} points")
+        verdict = "holds" if abs(ours - paper_pct) <= 2.0 else f"off by {ours - paper_pct:+.1f} points"
+        return Verdict(f"{ours:.1f} %", verdict)
 
     return Claim("Liu 2015", f"section 4.3, {trace}",
                  f"ACFCFS improves FCFS's average wait by {paper_pct} % (within 2 points)", check)
@@ -174,7 +175,8 @@ def _between(trace: str) -> Claim:
         return Verdict(f"{a / 60:,.1f} <= {c / 60:,.1f} <= {f / 60:,.1f} min", "holds" if a <= c <= f else "fails")
 
     return Claim("Liu 2015", f"Table 2, {trace}",
-                 "CCFCFS's average wait lies between ACFCFS's and FCFS's (consolidation helps, CPU information helps more)",
+                 "CCFCFS's average wait lies between ACFCFS's and FCFS's (consolidation helps, CPU "
+                 "information helps more)",
                  check)
 
 

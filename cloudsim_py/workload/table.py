@@ -208,7 +208,8 @@ def prepare(table: WorkloadTable, machine_procs: int, estimate: str = "trace",
     no_submit = ~bad_run & ~bad_procs & (data[:, COL["submit"]] < 0)
     dup = _repeated_ids(data[:, COL["job"]]) & ~bad_run & ~bad_procs & ~no_submit
     checks = [(SKIP_RUNTIME, bad_run, True), (SKIP_PROCS, bad_procs, True), (SKIP_NO_SUBMIT, no_submit, True),
-              (SKIP_DUPLICATE, dup, True), (SKIP_TOO_BIG + f" ({machine_procs})", big & ~dup & ~no_submit, too_big == "skip")]
+              (SKIP_DUPLICATE, dup, True),
+              (SKIP_TOO_BIG + f" ({machine_procs})", big & ~dup & ~no_submit, too_big == "skip")]
     for reason, mask, skipped in checks:
         n = int(mask.sum())
         if skipped:
