@@ -364,7 +364,7 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
              migration_cost: float = 20.0, fidelity: str = "event", slice_s: float = 60.0,
              tau: float = 10.0, warmup: float = 0.0, check: bool = False,
              until: float | None = None, factors: Any = None, record: bool = False,
-             listeners: Sequence[Any] = ()) -> RunResult:
+             listeners: Sequence[Any] = (), tier_threshold: str = "foreground") -> RunResult:
     """Run one simulation to the end (or ``until``) and return its records and summary.
 
     The keywords are those of :class:`~cloudsim_py.infrastructure.spec.DatacenterSpec` and
@@ -388,7 +388,7 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
         raise SpecError("seed", f"expected an integer >= 0, got {kind(seed)}")
     spec = DatacenterSpec(hosts=hosts, tiers=tiers, interference=interference,
                           migration_cost=migration_cost, fidelity=fidelity, slice_s=slice_s,
-                          check=check)
+                          check=check, tier_threshold=tier_threshold)
     broker = policy if isinstance(policy, Broker) else BrokerSpec(policy, params or {})
     world = build(workload, datacenter=spec, broker=broker, seed=seed, cpu_usage=cpu_usage,
                   cpu_estimate=cpu_estimate, factors=factors, record=record, listeners=listeners)

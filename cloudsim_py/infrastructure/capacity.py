@@ -15,18 +15,23 @@ class CapacityIndex:
     """Per tier, the ids of hosts whose slot is idle (an insertion-ordered dict used as a set)
     and, for lower tiers, of idle slots *open* for placement (the tiers above use less than
     ``threshold`` of the CPU, by the estimates a broker has); tier 0's open set is its idle set.
+    ``foreground``: the threshold reads tier 0's load alone (paper 004's KTCBF ``dispatch``),
+    else the load of every tier above (``stacked``); see :meth:`threshold_load`.
 
     With k >= 2 tiers the same sets and each host's estimated load are mirrored in numpy views
     over plain Python buffers (cheap to write, read in C), so JobDispatch ranks available slots
     with one partition instead of keeping a sorted index (docs/architecture.md)."""
 
-    __slots__ = ("hosts", "tiers", "threshold", "idle", "open", "load_buf", "load", "mask_buf", "mask")
+    __slots__ = ("hosts", "tiers", "threshold", "foreground", "idle", "open", "load_buf", "load",
+                 "mask_buf", "mask")
 
-    def __init__(self, hosts: list[Host], tiers: int, threshold: float) -> None:
+    def __init__(self, hosts: list[Host], tiers: int, threshold: float,
+                 foreground: bool = True) -> None:
         n = len(hosts)
         self.hosts = hosts
         self.tiers = tiers
         self.threshold = threshold
+        self.foreground = foreground
         self.idle: list[dict[int, None]] = [dict.fromkeys(range(n)) for _ in range(tiers)]
         self.open: list[dict[int, None]] = [self.idle[0]] + [dict.fromkeys(range(n))
                                                              for _ in range(1, tiers)]
@@ -44,17 +49,29 @@ class CapacityIndex:
                 load += slot.cpu_est
         return load
 
+    def threshold_load(self, host: Host, tier: int, exclude: Any = None) -> float:
+        """The estimated load the threshold rule reads for a process in ``tier`` on ``host``,
+        leaving out ``exclude``'s process: with ``foreground``, tier 0's alone (Sindhuja and
+        Santhosh, KTCBF ``dispatch``: Low, Medium and High processes go where the utilization
+        "caused by the VeryHigh_CPU load" is below the threshold, and a VeryHigh process above
+        it evicts them); else (``stacked``) :meth:`load_above`. 0 for tier 0."""
+        if self.foreground and tier > 1:
+            tier = 1
+        return self.load_above(host, tier, exclude)
+
     def host_changed(self, host: Host) -> None:
         """Re-derive the host's estimated load and, tier by tier, whether its idle slots accept a
         placement (for lower tiers: the tiers above use less than the threshold); O(k)."""
         hid = host.id
         masks = self.mask_buf
         threshold = self.threshold
+        foreground = self.foreground
         above = 0.0
+        top = 0.0
         for t, slot in enumerate(host.slots):
             job = slot.job
             if t:
-                if job is None and above < threshold:
+                if job is None and (top if foreground else above) < threshold:
                     self.open[t][hid] = None
                     masks[t][hid] = 1
                 else:
@@ -64,6 +81,8 @@ class CapacityIndex:
                 masks[0][hid] = job is None
             if job is not None and slot.cpu_est is not None:
                 above += slot.cpu_est
+            if not t:
+                top = above
         host.load = above
         self.load_buf[hid] = above
 
@@ -111,7 +130,7 @@ class CapacityIndex:
             assert idle == set(self.idle[t]), f"tier {t}: idle index out of date"
             if t > 0:
                 op = {h.id for h in hosts if h.slots[t].job is None
-                      and self.load_above(h, t) < self.threshold}
+                      and self.threshold_load(h, t) < self.threshold}
                 assert op == set(self.open[t]), f"tier {t}: open index out of date"
             if self.tiers > 1:
                 assert np.flatnonzero(self.mask[t]).tolist() == sorted(self.open[t]), \

@@ -57,8 +57,9 @@ class Datacenter:
     which something happened to it.
 
     Read-only queries for brokers: :meth:`idle`, :meth:`available`, :meth:`running`,
-    :meth:`job_at`, :meth:`host_load`, :meth:`load_above`, :meth:`is_available`,
-    :meth:`can_swap`, :meth:`choose_hosts`, :attr:`hosts` (ids, speeds, types), :attr:`tiers`,
+    :meth:`job_at`, :meth:`host_load`, :meth:`load_above`, :meth:`threshold_load`,
+    :meth:`is_available`, :meth:`can_swap`, :meth:`choose_hosts`, :attr:`hosts` (ids, speeds,
+    types), :attr:`tiers`,
     :attr:`now`. Actions: :meth:`start`, :meth:`kill`, :meth:`suspend`, :meth:`resume`,
     :meth:`swap_tiers`, :meth:`reject`, :meth:`wake_at`, :meth:`send`.
 
@@ -91,7 +92,8 @@ class Datacenter:
         self.fidelity = spec.fidelity
         self.slice_s = float(spec.slice_s)
         self.check = spec.check
-        self.index = CapacityIndex(hosts, tiers, self.threshold)
+        self.index = CapacityIndex(hosts, tiers, self.threshold,
+                                   foreground=spec.tier_threshold == "foreground")
         self._idle = self.index.idle
         self._open = self.index.open
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
@@ -254,6 +256,13 @@ class Datacenter:
         looks at), leaving out ``exclude``'s process; O(tier)."""
         h = self.hosts[host] if isinstance(host, int) else host
         return self.index.load_above(h, tier, exclude)
+
+    def threshold_load(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
+        """The estimated load the threshold rule reads for ``tier`` on ``host``: tier 0's alone
+        (``datacenter.tier_threshold: foreground``, the default) or every tier above
+        (``stacked``); leaving out ``exclude``'s process; O(tier)."""
+        h = self.hosts[host] if isinstance(host, int) else host
+        return self.index.threshold_load(h, tier, exclude)
 
     def is_available(self, host: Host | int, tier: int) -> bool:
         """Whether ``tier`` on ``host`` is idle and accepts a placement; O(1)."""
@@ -458,7 +467,7 @@ class Datacenter:
             return f"tier {tier} does not exist (tiers 0..{self.tiers - 1})"
         if tier == job.tier:
             return f"it already runs in tier {tier}"
-        load_above = self.index.load_above
+        load_above = self.index.threshold_load
         for h in job.hosts or ():
             other = h.slots[tier].job
             if other is not None:

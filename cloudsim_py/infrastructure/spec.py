@@ -23,6 +23,12 @@ MIN_SPEED = 1e-6
 #: shortest ``slice_s``: a millisecond (trace times are whole seconds; a shorter slice only
 #: multiplies the events, and 1e-300 s never lets the clock move)
 MIN_SLICE_S = 0.001
+#: which estimated load the threshold reads for a lower tier (docs/progress.md, Placement rules):
+#: ``foreground``, the top tier's alone (Sindhuja and Santhosh, KTCBF ``dispatch``: a Low, Medium
+#: or High process is placed "if pi below the utilization threshold", the nodes' utilization
+#: being the one "caused by the VeryHigh_CPU load"); ``stacked``, the sum of every busy tier
+#: above (Liu 2013's two-tier rule applied tier by tier). Both are the same with two tiers.
+TIER_THRESHOLDS = ("foreground", "stacked")
 #: most time slices one run may take (``fidelity: slice``): about 8 us each with a few jobs
 #: running (more with many), so under a minute of them; 60 s slices over three years of trace
 #: are 1.6 million
@@ -116,7 +122,9 @@ class DatacenterSpec:
     with overrides, or a model (default: ``liu2015`` with tiers, ``none`` without);
     ``threshold``: shortcut for ``interference.threshold``; ``migration_cost``: seconds before a
     job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement) or
-    ``slice`` (redrawn every ``slice_s``); ``check``: verify invariants after every timestamp.
+    ``slice`` (redrawn every ``slice_s``); ``check``: verify invariants after every timestamp;
+    ``tier_threshold``: the load the threshold reads for a lower tier, ``foreground`` (the top
+    tier's, paper 004's KTCBF) or ``stacked`` (every tier above); the same with two tiers.
     """
 
     hosts: int | None = attrs.field(default=None, validator=integer(1, MAX_HOSTS, optional=True))
@@ -131,6 +139,7 @@ class DatacenterSpec:
     speed: float = attrs.field(default=1.0, validator=number(MIN_SPEED))
     groups: tuple[HostGroup, ...] = attrs.field(default=(), converter=_groups)
     name: str = attrs.field(default="dc", validator=text())
+    tier_threshold: str = attrs.field(default="foreground", validator=choice(TIER_THRESHOLDS))
 
     def __attrs_post_init__(self) -> None:
         if self.groups:

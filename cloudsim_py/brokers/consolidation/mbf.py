@@ -92,7 +92,10 @@ class MigrationBackfillBroker(Broker):
         self._threshold_evictions(placed, tier)
 
     def _threshold_evictions(self, hosts: Iterable, tier: int) -> None:
-        """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended."""
+        """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended
+        (by :meth:`Datacenter.threshold_load`: with ``tier_threshold: foreground`` only a top-tier
+        process evicts, as in KTCBF ``dispatch``: "evict the Low_CPU, Medium_CPU, High_CPU job
+        if the utilization of ji is above the threshold")."""
         dc = self.dc
         if tier + 1 >= dc.tiers:
             return                             # no tier below: nothing to evict (k = 1)
@@ -102,7 +105,7 @@ class MigrationBackfillBroker(Broker):
         for h in dc.hosts_loaded(hosts, threshold):
             for low in range(tier + 1, dc.tiers):
                 other = dc.job_at(h, low)
-                if other is not None and dc.load_above(h, low) >= threshold:
+                if other is not None and dc.threshold_load(h, low) >= threshold:
                     victims[other] = None
         for job in victims:
             dc.suspend(job)
