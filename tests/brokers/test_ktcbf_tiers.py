@@ -90,6 +90,7 @@ def test_an_unknown_rule_is_refused():
         simulate([Job(1, 0.0, 1, runtime=1.0)], hosts=1, tiers=2, tier_threshold="sum")
 
 
+@pytest.mark.slow
 def test_on_kth_the_fourth_tier_takes_a_real_share_of_the_jobs():
     # KTH-SP2 (28,467 jobs after cleaning), 100 hosts x 4 tiers, the papers' CPU usage (1.0 for
     # one process, U(0.4, 1.0) otherwise), liu2013 interference, 96 % threshold. Under the
