@@ -140,14 +140,18 @@ class FactorSampler:
         ``placement`` and ``slice``: one draw shared by the processes (the papers measure and
         model it per job, "for a single-process background job ... for a multi-processes
         background job"); ``process``: one draw per process, the job running at its slowest;
-        ``mean``: the distribution's expected value, nothing drawn for it. Every reading draws
-        two uniforms per call, so ``loss`` comes out the same in all of them."""
+        ``mean``: the distribution's expected value; it takes (and drops) the numbers
+        ``placement`` would use for eff, so the two readings draw the same losses all along and
+        differ in eff only (common random numbers)."""
         m = self.m
         u_loss, u_eff = self._uniforms(2)
         loss = m.loss_low + (m.loss_high - m.loss_low) * u_loss
         how = m.eff_draw
         if how == "mean":
-            return [(self._mean[0] if job.procs == 1 else self._mean[1], loss)] * n
+            if job.procs == 1:
+                return [(self._mean[0], loss)] * n
+            self._normals(1)
+            return [(self._mean[1], loss)] * n
         if job.procs == 1:
             eff = m.single_low + (m.single_high - m.single_low) * u_eff
         elif how == "process":
