@@ -24,7 +24,7 @@ def _unit(name: str):
 
 
 #: when the background efficiency ``eff`` is drawn (key ``eff_draw``), the readings of Liu 2015
-#: sections 3.1 / 4.1 (docs/progress.md, "When eff is drawn"):
+#: sections 3.1 / 4.1 (docs/progress.md, "When eff is drawn"; the ``liu2015`` preset: ``mean``):
 #: ``placement``: once per job placement, shared by the job's processes;
 #: ``slice``: as ``placement``, then redrawn for every running job every ``datacenter.slice_s``;
 #: ``process``: once per process at each placement (the job runs at its slowest process);
@@ -166,10 +166,13 @@ presets: Registry[InterferenceModel] = Registry("interference preset", entry_poi
                                                  error=ScenarioError)
 
 # Liu 2015 section 3.1 / 4.1: loss U(0.5 %, 4 %); eff U(0.8, 1) single-process,
-# N(0.43, 0.14) within [0.2, 0.8] multi-process.
+# N(0.43, 0.14) within [0.2, 0.8] multi-process. eff is "how much time in a time slice
+# effectively contributes" (section 4.1), a draw per time slice whose sum over a job's many
+# slices is its expected value: eff_draw "mean" (docs/reproduction-notes.md, "When the
+# background efficiency is drawn").
 presets.register("liu2015")(InterferenceModel(
     "liu2015", loss_low=0.005, loss_high=0.04, single_low=0.8, single_high=1.0,
-    multi_mean=0.43, multi_sd=0.14, multi_low=0.2, multi_high=0.8))
+    multi_mean=0.43, multi_sd=0.14, multi_low=0.2, multi_high=0.8, eff_draw="mean"))
 # Liu 2013 sections 3 and 5.1: loss U(0, 3.7 %); eff N(0.428, 0.144) within [0.198, 0.766].
 presets.register("liu2013")(InterferenceModel(
     "liu2013", loss_low=0.0, loss_high=0.037, single_low=0.8, single_high=1.0,

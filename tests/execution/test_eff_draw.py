@@ -202,9 +202,12 @@ def test_same_seed_same_result_under_every_reading():
 
 # ----------------------------------------------------------------- the scenario key
 
-def test_eff_draw_is_placement_by_default():
-    assert LIU.eff_draw == "placement"
-    assert DatacenterSpec(tiers=2).interference_model().eff_draw == "placement"
+def test_the_liu2015_preset_takes_the_expected_value_other_models_draw_per_placement():
+    # liu2015: Liu 2015 section 4.1's per-slice eff, summed over a job's slices (notes)
+    assert LIU.eff_draw == "mean"
+    assert DatacenterSpec(tiers=2).interference_model().eff_draw == "mean"
+    assert presets.get("liu2013").eff_draw == "placement"
+    assert InterferenceModel().eff_draw == "placement"
 
 
 def test_eff_draw_is_a_scenario_key_checked_by_name():
