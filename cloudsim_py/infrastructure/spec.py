@@ -120,8 +120,9 @@ class DatacenterSpec:
     of ``speed``; ``tiers``: VM tier slots per host; ``interference``: a preset name, a preset
     with overrides, or a model (default: ``liu2015`` with tiers, ``none`` without);
     ``threshold``: shortcut for ``interference.threshold``; ``migration_cost``: seconds before a
-    job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement) or
-    ``slice`` (redrawn every ``slice_s``); ``check``: verify invariants after every timestamp.
+    job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement,
+    ``eff`` as ``interference.eff_draw`` says) or ``slice`` (redrawn every ``slice_s``);
+    ``check``: verify invariants after every timestamp.
     """
 
     hosts: int | None = attrs.field(default=None, validator=integer(1, MAX_HOSTS, optional=True))
