@@ -196,8 +196,9 @@ def cmd_report(args: argparse.Namespace) -> None:
     # ---------------------------------------------------------------- Table 2, consolidation
     L += ["## Liu et al. 2015, Table 2: consolidation (mean ± standard deviation over seeds)", "",
           "Two tiers, `liu2015` interference (foreground loss U(0.5 %, 4 %); background efficiency",
-          "U(0.8, 1) for one process, N(0.43, 0.14) in [0.2, 0.8] otherwise), CPU usage 1.0 for one",
-          "process and U(0.4, 1.0) otherwise, threshold 96 %, idle floor 4 %. Times in minutes.", ""]
+          "U(0.8, 1) for one process, N(0.43, 0.14) in [0.2, 0.8] otherwise, taken at its expected",
+          "value, 0.9 and 0.433: `eff_draw: mean`), CPU usage 1.0 for one process and U(0.4, 1.0)",
+          "otherwise, threshold 96 %, idle floor 4 %. Times in minutes.", ""]
     cols = [("ccfcfs", "CCFCFS"), ("acfcfs", "ACFCFS"), ("acfcfs_un", "ACFCFS-UN"), ("acfcfs100", "ACFCFS-100")]
     for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
         L += [f"### {key}", "", "| metric | " + " | ".join(f"{c} paper | {c} ours" for _, c in cols) + " |",

@@ -35,7 +35,7 @@ def check_claims(name, seeds):
 
 
 def test_kth_consolidation_claims_hold_with_one_seed():
-    # KTH, seed 1: ACFCFS 119.0 min avg wait against FCFS's 6,501.5 (paper 105.2 and 6,498.2)
+    # KTH, seed 1: ACFCFS 113.8 min avg wait against FCFS's 6,501.5 (paper 105.2 and 6,498.2)
     check_claims("KTH", seeds=(1,))
 
 

@@ -7,6 +7,8 @@ when a lower tier is busy; a process under a busy higher tier advances at
 
 from __future__ import annotations
 
+import math
+
 import attrs
 import numpy as np
 
@@ -21,6 +23,37 @@ def _unit(name: str):
     return check
 
 
+#: when the background efficiency ``eff`` is drawn (key ``eff_draw``), the readings of Liu 2015
+#: sections 3.1 / 4.1 (docs/progress.md, "When eff is drawn"; the ``liu2015`` preset: ``mean``):
+#: ``placement``: once per job placement, shared by the job's processes;
+#: ``slice``: as ``placement``, then redrawn for every running job every ``datacenter.slice_s``;
+#: ``process``: once per process at each placement (the job runs at its slowest process);
+#: ``mean``: no draw, the expected value of the job's distribution.
+EFF_DRAWS = ("placement", "slice", "process", "mean")
+
+
+def _eff_draw(inst, attr, value):
+    if value not in EFF_DRAWS:
+        raise ValueError(f"interference eff_draw = {value!r}: expected one of {', '.join(EFF_DRAWS)}")
+
+
+def clipped_normal_mean(mean: float, sd: float, low: float, high: float) -> float:
+    """E[min(high, max(low, X))] for X ~ N(mean, sd): the mass below ``low`` counts as ``low``,
+    above ``high`` as ``high`` (the draw is clipped, not truncated). ``sd`` 0: the clipped mean."""
+    if sd == 0:
+        return min(high, max(low, mean))
+    a, b = (low - mean) / sd, (high - mean) / sd
+
+    def cdf(z: float) -> float:
+        return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+    def pdf(z: float) -> float:
+        return math.exp(-0.5 * z * z) / math.sqrt(2.0 * math.pi)
+
+    return (low * cdf(a) + high * (1.0 - cdf(b))
+            + mean * (cdf(b) - cdf(a)) + sd * (pdf(a) - pdf(b)))
+
+
 @attrs.define(slots=True)
 class InterferenceModel:
     """Distributions of the interference factors, drawn at each job placement.
@@ -30,6 +63,8 @@ class InterferenceModel:
     lower-tier placement on a host whose higher tiers use this much or more (estimated);
     ``idle_floor``: the least CPU share a lower tier is assumed to get (4 %).
     Equal low and high bounds (and sd 0) give fixed factors, as the worked-example tests use.
+    ``eff_draw`` (one of :data:`EFF_DRAWS`) says when ``eff`` is drawn: the readings Liu 2015
+    sections 3.1 and 4.1 allow (docs/progress.md); ``loss`` is drawn per placement in all of them.
     """
 
     name: str = "custom"
@@ -43,6 +78,7 @@ class InterferenceModel:
     multi_high: float = attrs.field(default=1.0, validator=_unit("eff"))
     threshold: float = 0.96
     idle_floor: float = attrs.field(default=0.04, validator=_unit("idle_floor"))
+    eff_draw: str = attrs.field(default="placement", validator=_eff_draw)
 
     def __attrs_post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
@@ -52,6 +88,13 @@ class InterferenceModel:
             raise ValueError("interference: a low bound exceeds its high bound")
         if self.multi_sd < 0:
             raise ValueError(f"interference multi_sd {self.multi_sd} is negative")
+
+    def mean_eff(self, procs: int) -> float:
+        """The expected ``eff`` of a job of ``procs`` processes: (low + high) / 2 for one
+        process, the mean of the clipped normal otherwise (the ``mean`` reading)."""
+        if procs == 1:
+            return 0.5 * (self.single_low + self.single_high)
+        return clipped_normal_mean(self.multi_mean, self.multi_sd, self.multi_low, self.multi_high)
 
     def sampler(self, rng: np.random.Generator) -> "FactorSampler":
         return FactorSampler(self, rng)
@@ -64,11 +107,12 @@ class FactorSampler:
     Anything with the same ``draw_many(job, n)`` method can replace it
     (``Datacenter(factors=...)``), e.g. :class:`FixedFactors` in worked-example tests."""
 
-    __slots__ = ("m", "rng", "_u", "_n", "_iu", "_in")
+    __slots__ = ("m", "rng", "_u", "_n", "_iu", "_in", "_mean")
 
     def __init__(self, model: InterferenceModel, rng: np.random.Generator) -> None:
         self.m = model
         self.rng = rng
+        self._mean = (model.mean_eff(1), model.mean_eff(2))
         self._u: list[float] = []
         self._n: list[float] = []
         self._iu = self._in = 0
@@ -90,16 +134,29 @@ class FactorSampler:
         return self._n[i:i + n]
 
     def draw_many(self, job, n: int) -> list[tuple[float, float]]:
-        """``(eff, loss)`` for the ``n`` processes of one placement of ``job``: drawn once per
-        placement and shared by its processes (ARCHITECTURE.md, Progress). The papers measure
-        and model them per job ("for a single-process background job ... for a multi-processes
-        background job", Liu 2015 section 3.1); per-process draws made wide jobs, which run at
-        their slowest process, far slower than the paper's Table 2 (docs/reproduction.md)."""
+        """``(eff, loss)`` for the ``n`` processes of one placement of ``job`` (or, with
+        ``eff_draw: slice``, of one time slice). ``loss`` is drawn once and shared by the
+        processes; ``eff`` by the model's ``eff_draw`` (Liu 2015 sections 3.1, 4.1):
+        ``placement`` and ``slice``: one draw shared by the processes (the papers measure and
+        model it per job, "for a single-process background job ... for a multi-processes
+        background job"); ``process``: one draw per process, the job running at its slowest;
+        ``mean``: the distribution's expected value; it takes (and drops) the numbers
+        ``placement`` would use for eff, so the two readings draw the same losses all along and
+        differ in eff only (common random numbers)."""
         m = self.m
         u_loss, u_eff = self._uniforms(2)
         loss = m.loss_low + (m.loss_high - m.loss_low) * u_loss
+        how = m.eff_draw
+        if how == "mean":
+            if job.procs == 1:
+                return [(self._mean[0], loss)] * n
+            self._normals(1)
+            return [(self._mean[1], loss)] * n
         if job.procs == 1:
             eff = m.single_low + (m.single_high - m.single_low) * u_eff
+        elif how == "process":
+            return [(min(m.multi_high, max(m.multi_low, m.multi_mean + m.multi_sd * z)), loss)
+                    for z in self._normals(n)]
         else:
             eff = min(m.multi_high, max(m.multi_low, m.multi_mean + m.multi_sd * self._normals(1)[0]))
         return [(eff, loss)] * n
@@ -109,10 +166,13 @@ presets: Registry[InterferenceModel] = Registry("interference preset", entry_poi
                                                  error=ScenarioError)
 
 # Liu 2015 section 3.1 / 4.1: loss U(0.5 %, 4 %); eff U(0.8, 1) single-process,
-# N(0.43, 0.14) within [0.2, 0.8] multi-process.
+# N(0.43, 0.14) within [0.2, 0.8] multi-process. eff is "how much time in a time slice
+# effectively contributes" (section 4.1), a draw per time slice whose sum over a job's many
+# slices is its expected value: eff_draw "mean" (docs/reproduction-notes.md, "When the
+# background efficiency is drawn").
 presets.register("liu2015")(InterferenceModel(
     "liu2015", loss_low=0.005, loss_high=0.04, single_low=0.8, single_high=1.0,
-    multi_mean=0.43, multi_sd=0.14, multi_low=0.2, multi_high=0.8))
+    multi_mean=0.43, multi_sd=0.14, multi_low=0.2, multi_high=0.8, eff_draw="mean"))
 # Liu 2013 sections 3 and 5.1: loss U(0, 3.7 %); eff N(0.428, 0.144) within [0.198, 0.766].
 presets.register("liu2013")(InterferenceModel(
     "liu2013", loss_low=0.0, loss_high=0.037, single_low=0.8, single_high=1.0,

@@ -91,6 +91,9 @@ class Datacenter:
         self.migration_cost = float(spec.migration_cost)
         self.fidelity = spec.fidelity
         self.slice_s = float(spec.slice_s)
+        #: slice ends are scheduled (two tiers or more): ``fidelity: slice`` redraws both
+        #: factors, ``interference.eff_draw: slice`` only ``eff`` (docs/progress.md)
+        self._slicing = tiers > 1 and (spec.fidelity == "slice" or model.eff_draw == "slice")
         self.check = spec.check
         self.index = CapacityIndex(hosts, tiers, self.threshold,
                                    foreground=spec.tier_threshold == "foreground")
@@ -355,7 +358,7 @@ class Datacenter:
             r.remaining = work
             r.restoring = False
             self.progress.start(job)
-            if self.fidelity == "slice" and self.tiers > 1:
+            if self._slicing:
                 self._ensure_slice()
         for fn in self._on_start:
             fn(job)
@@ -454,7 +457,7 @@ class Datacenter:
             r.restoring = True
             self.sim.events.push(now + delay, RELEASE, self._restored, job)
         self.progress.refresh(placed)
-        if self.tiers > 1 and self.fidelity == "slice":
+        if self._slicing:
             self._ensure_slice()
         for fn in self._on_resume:
             fn(job)
@@ -694,14 +697,19 @@ class Datacenter:
             raise policy_failure(self.broker, "on_timer()", self.sim.now, exc) from exc
 
     def _slice_ended(self, _: Any) -> None:
-        """Slice fidelity: redraw every busy slot's factors, then re-rate every running job."""
+        """Slice end: redraw every busy slot's factors (``fidelity: slice``) or only its ``eff``
+        (``interference.eff_draw: slice``, Liu 2015 section 4.1: eff is the share of a time
+        slice that counts), then re-rate every running job."""
         self._slice_event = None
         jobs = self.running()
+        both = self.fidelity == "slice"
         for job in jobs:
             r = job.run
             assert r is not None and r.slots is not None
             for slot, (eff, loss) in zip(r.slots, self._factors.draw_many(job, job.procs)):
-                slot.eff, slot.loss = eff, loss
+                slot.eff = eff
+                if both:
+                    slot.loss = loss
         self.progress.refresh({h: None for job in jobs for h in (job.run.hosts or ())})  # type: ignore[union-attr]
         if jobs:
             self._next_slice(self.sim.now + self.slice_s)

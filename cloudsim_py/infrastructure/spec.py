@@ -9,7 +9,7 @@ from typing import Any, Mapping
 import attrs
 
 from ..errors import CloudSimError, SpecError
-from ..execution.interference import InterferenceModel, presets
+from ..execution.interference import EFF_DRAWS, InterferenceModel, presets
 from ..memory import over_limit
 from ..validate import boolean, check_keys, check_number, choice, integer, kind, number, text
 
@@ -68,11 +68,16 @@ def _interference(value: Any) -> InterferenceModel | None:
     if not isinstance(preset, str) or preset not in presets:
         raise SpecError("interference.preset", f"unknown interference preset {preset!r}; "
                                                f"known: {', '.join(presets.names())}")
-    numbers = [f.name for f in attrs.fields(InterferenceModel) if f.name != "name"]
+    numbers = [f.name for f in attrs.fields(InterferenceModel) if f.name not in ("name", "eff_draw")]
     for key, v in raw.items():
+        if key == "eff_draw":
+            if not isinstance(v, str) or v not in EFF_DRAWS:
+                raise SpecError("interference.eff_draw", f"expected one of {', '.join(EFF_DRAWS)} "
+                                                         f"(when the background efficiency is drawn), got {v!r}")
+            continue
         if key not in numbers:
             raise SpecError(f"interference.{key}", f"unknown key {key!r}; known keys: "
-                                                   f"{', '.join(['preset'] + numbers)}")
+                                                   f"{', '.join(['preset'] + numbers + ['eff_draw'])}")
         raw[key] = check_number(f"interference.{key}", v)
     try:
         return attrs.evolve(presets.get(preset), **raw)
@@ -121,10 +126,11 @@ class DatacenterSpec:
     of ``speed``; ``tiers``: VM tier slots per host; ``interference``: a preset name, a preset
     with overrides, or a model (default: ``liu2015`` with tiers, ``none`` without);
     ``threshold``: shortcut for ``interference.threshold``; ``migration_cost``: seconds before a
-    job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement) or
-    ``slice`` (redrawn every ``slice_s``); ``check``: verify invariants after every timestamp;
-    ``tier_threshold``: the load the threshold reads for a lower tier, ``foreground`` (the top
-    tier's, paper 004's KTCBF) or ``stacked`` (every tier above); the same with two tiers.
+    job resumed elsewhere progresses; ``fidelity``: ``event`` (factors drawn per placement,
+    ``eff`` as ``interference.eff_draw`` says) or ``slice`` (redrawn every ``slice_s``);
+    ``check``: verify invariants after every timestamp; ``tier_threshold``: the load the
+    threshold reads for a lower tier, ``foreground`` (the top tier's, paper 004's KTCBF) or
+    ``stacked`` (every tier above); the same with two tiers.
     """
 
     hosts: int | None = attrs.field(default=None, validator=integer(1, MAX_HOSTS, optional=True))

@@ -12,6 +12,8 @@ PAPERS = REPO / "scenarios" / "papers"
 #: file -> (runs, traces it reads)
 RUNS = {
     "liu2015-table2.yaml": (64, ["KTH-SP2-1996-2.1-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"]),
+    "liu2015-table2-eff-draw.yaml": (60, ["KTH-SP2-1996-2.1-cln.swf.gz", "CTC-SP2-1996-3.1-cln.swf.gz"]),
+    # 2 traces x (4 eff_draw readings + slice at 600 s) x 2 policies x 3 seeds
     "liu2015-figs4-6.yaml": (400, []),            # 2 workloads x 10 loads x 4 policies x 5 seeds
     "liu2015-figs4-6-small.yaml": (80, []),       # 2 x 5 x 4 x 2
     "liu2015-figs7-8-cpu-estimate.yaml": (600, []),   # 2 x 10 x 6 variants x 5

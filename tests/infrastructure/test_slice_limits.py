@@ -34,3 +34,14 @@ def test_a_run_within_max_slices_runs(monkeypatch):
     monkeypatch.setattr(datacenter, "MAX_SLICES", 1000)
     r = simulate([Job(1, 0.0, 2, runtime=100)], hosts=2, tiers=2, policy="fcfs", fidelity="slice", slice_s=0.2)
     assert r.summary["jobs_finished"] == 1
+
+
+def test_eff_draw_slice_runs_are_held_to_max_slices_too(monkeypatch):
+    # interference.eff_draw: slice redraws eff at every slice end, without fidelity: slice
+    monkeypatch.setattr(datacenter, "MAX_SLICES", 1000)
+    with pytest.raises(LimitError, match=r"^slice_s: 0\.01 s is too short: this run needs more than 1,000 slices "):
+        simulate([Job(1, 0.0, 2, runtime=100)], hosts=2, tiers=2, policy="fcfs", slice_s=0.01,
+                 interference={"eff_draw": "slice"})
+    r = simulate([Job(1, 0.0, 2, runtime=100)], hosts=2, tiers=2, policy="fcfs", slice_s=0.01,
+                 interference={"eff_draw": "mean"})
+    assert r.summary["jobs_finished"] == 1

@@ -144,3 +144,17 @@ def test_the_slice_count_counts_all_the_work_on_every_slot(tmp_path):
     with pytest.raises(ScenarioError, match=r"datacenter\.slice_s: 0\.01 s cuts the run \(its jobs run at least "
                                             r"320,000 s\) into at least 32,000,000 slices"):
         prepare(load_scenario(path))
+
+
+def test_eff_draw_slice_is_held_to_the_same_slice_count(tmp_path):
+    # interference.eff_draw: slice schedules slice ends as fidelity: slice does (issue 18)
+    jobs = ", ".join(f"{{submit: 0, procs: 4, runtime: 10000}}" for _ in range(64))
+    path = write(tmp_path, SLICED.replace("fidelity: slice, slice_s: 1.0e-300",
+                                          "interference: {eff_draw: slice}, slice_s: 0.01").replace(
+        "[{submit: 0, procs: 2, runtime: 100}, {submit: 5, procs: 4, runtime: 50}]", f"[{jobs}]"))
+    with pytest.raises(ScenarioError, match=r"datacenter\.slice_s: 0\.01 s cuts the run \(its jobs run at least "
+                                            r"320,000 s\) into at least 32,000,000 slices"):
+        prepare(load_scenario(path))
+    # the preset's own reading (mean) schedules no slices: the same scenario is accepted
+    path.write_text(path.read_text().replace("eff_draw: slice", "eff_draw: mean"))
+    assert prepare(load_scenario(path)) is not None
