@@ -1451,7 +1451,7 @@ HEALTH = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_to
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))
-@settings(max_examples=100, deadline=None, suppress_health_check=HEALTH)
+@settings(max_examples=100, deadline=None, suppress_health_check=HEALTH, derandomize=True)
 @given(data=st.data())
 def test_random_cloud_systems_keep_every_invariant(policy, data):
     check_case(data.draw(systems(policy), label="scenario"))
@@ -1733,6 +1733,74 @@ def test_what_begins_at_the_end_of_a_migrated_run_finds_its_vms_free(text, then,
     out = run_checked(text, str(tmp_path))
     assert all(r["state"] == "finished" for r in out.jobs)
     assert then in {i.start for i in out.intervals}
+
+
+AR_ONE_ULP_BEFORE_AN_END = """
+name: dag-stress/default
+seed: 0
+federation:
+  vm_types:
+    v0: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 8}
+    v1: {cpus: 1, memory_mb: 1024, disk_mb: 0, bandwidth_mbps: 8, speed: 0.5}
+  clouds:
+  - {name: c0, vm_type: v0, vms: 1}
+  - {name: c1, vm_type: v1, vms: 2}
+  - {name: c2, vm_type: v0, vms: 1}
+  latency: 0.469
+dags:
+  jobs:
+  - id: j0
+    submit: 0.0
+    tasks:
+      t0: {runtime: 0.5, cpus: 2, memory_mb: 1, image_mb: 1}
+      t1: {runtime: 0.5, cpus: 2}
+      t2: {runtime: 10800}
+      t3: {runtime: 0.5}
+      t4: {runtime: 0.5}
+      t5: {runtime: 0.5}
+      t6: {runtime: 1, memory_mb: 1, image_mb: 1}
+    edges:
+    - [t0, t1]
+    - [t0, t3]
+    - [t1, t3]
+    - [t0, t5]
+    - [t1, t5]
+    - [t2, t5]
+    - [t3, t5]
+    - [t4, t5]
+    - [t1, t6]
+    cloud: 0
+  - id: j1
+    submit: 3600.0
+    tasks:
+      t0: {runtime: 3600, cpus: 2}
+      t1: {runtime: 0.5}
+    edges:
+    - [t0, t1]
+    cloud: 0
+    mode: ar
+broker:
+  policy: fdmms
+  params: {ar_vms: free-first, backfill: aggressive}
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="a task AR ready one ulp (3.6e-12 s) before a best-effort task's "
+                                       "end preempts it for that ulp; the task resumes after the AR with "
+                                       "less work than the clock can add, finishes the instant it resumes "
+                                       "and that empty last run is not drawn: its row's finish (10803.314) "
+                                       "is later than its last drawn run's end (10802.814)")
+def test_a_task_ar_ready_one_ulp_before_a_task_ends_does_not_cut_it(tmp_path):
+    """Found by the fast profile of the cloud stress test in CI (fdmms, aggressive backfilling),
+    shrunk by hand to the case hypothesis gave. j1 is an AR DAG job; its t1 is ready at
+    10801.407 + 3 x 0.469 = 10802.813999999997 (the latency added message by message) and
+    reserved at once on c0's one VM, where j0.t2 (10800 s from 2.8139999999999996) ends at
+    10802.814, 3.6e-12 s later. The AR preempts j0.t2 for that sliver; the task then finishes
+    after the AR, at 10803.314. Open: an AR should not cut a lease whose end is within the
+    clock's resolution of its start (a task AR could begin when it ends)."""
+    out = run_checked(AR_ONE_ULP_BEFORE_AN_END, str(tmp_path))
+    summary = json.loads(out.summary_text)["summary"]
+    assert summary["be_preempted"] == 0
 
 
 # ---------------------------------------------------------------------------------------------
