@@ -1785,22 +1785,20 @@ broker:
 """
 
 
-@pytest.mark.xfail(strict=True, reason="a task AR ready one ulp (3.6e-12 s) before a best-effort task's "
-                                       "end preempts it for that ulp; the task resumes after the AR with "
-                                       "less work than the clock can add, finishes the instant it resumes "
-                                       "and that empty last run is not drawn: its row's finish (10803.314) "
-                                       "is later than its last drawn run's end (10802.814)")
 def test_a_task_ar_ready_one_ulp_before_a_task_ends_does_not_cut_it(tmp_path):
     """Found by the fast profile of the cloud stress test in CI (fdmms, aggressive backfilling),
     shrunk by hand to the case hypothesis gave. j1 is an AR DAG job; its t1 is ready at
     10801.407 + 3 x 0.469 = 10802.813999999997 (the latency added message by message) and
     reserved at once on c0's one VM, where j0.t2 (10800 s from 2.8139999999999996) ends at
     10802.814, 3.6e-12 s later. The AR preempts j0.t2 for that sliver; the task then finishes
-    after the AR, at 10803.314. Open: an AR should not cut a lease whose end is within the
-    clock's resolution of its start (a task AR could begin when it ends)."""
+    after the AR, at 10803.314, and its row's finish was later than its last drawn run (an
+    empty run is not drawn). A task AR whose VMs are free within the clock's resolution of its
+    ready time (``local.RESOLUTION``, relative 1e-12) now begins when the lease ends: no
+    preemption, the AR at 10802.814."""
     out = run_checked(AR_ONE_ULP_BEFORE_AN_END, str(tmp_path))
     summary = json.loads(out.summary_text)["summary"]
     assert summary["be_preempted"] == 0
+    assert spans(out, task_id(out, "j1", "t1")) == [("run", 10802.814, 10803.314)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,7 @@ import numpy as np
 from sortedcontainers import SortedList
 
 from ..clouds.cloud import CloudSpec
+from ..clouds.local import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
 from ..errors import PlatformError, PolicyError
@@ -618,8 +619,10 @@ class DagScheduler(CloudScheduler):
         if order.ar:
             choice = local.ar_choice(p, now)
             # the promise is the quoted time, or now if the transfer took longer to come (the
-            # message's latency is no fault of the cloud's)
-            late = isinstance(choice, str) or choice[0] > max(quote, now) + self.ar_slack
+            # message's latency is no fault of the cloud's); a few ulps later is that time
+            # (local.RESOLUTION: the VMs free when a lease ends, its end summed another way)
+            promise = max(quote, now) + self.ar_slack
+            late = isinstance(choice, str) or choice[0] - promise > RESOLUTION * max(1.0, abs(promise))
             if late:
                 self.transfers_rejected += 1
                 return False, (choice if isinstance(choice, str) else

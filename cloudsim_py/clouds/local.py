@@ -101,6 +101,11 @@ def _positive(d: float) -> float:
     return d if d > 0 else TINY
 
 
+#: relative time below which two instants are one for an AR task's start (about 10 ns at 10^4 s):
+#: an AR task ready a few ulps before the lease on its VMs ends begins when that lease ends
+RESOLUTION = 1e-12
+
+
 def _cut_before(end: float, save: float) -> float:
     """The latest suspension whose save of ``save`` seconds ends by ``end``: ``end - save``, or
     the float just below it when ``(end - save) + save`` rounds above ``end`` (the save would
@@ -490,7 +495,9 @@ class LocalCloud:
             if got is not None:
                 return lo, got[0], got[1]
         t1, vms1 = self.table.earliest_start(n, _positive(span), lo)
-        if mode != "suspend" or t1 == lo:
+        if mode != "suspend" or t1 - lo <= RESOLUTION * max(1.0, abs(lo)):
+            # its VMs are free now, or within the clock's resolution of now (a lease ending a few
+            # ulps later, its end summed in another order): no lease is cut for a sliver
             return t1, vms1, []
         t2 = self.hard.earliest_start(n, _positive(span), lo)[0]
         if t2 < t1:
