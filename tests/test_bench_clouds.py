@@ -70,17 +70,27 @@ def test_layered_dags_have_the_stated_shape():
     assert [d.id for d in dags] == list(range(9))
     times = [d.submit_time for d in dags]
     assert times == sorted(times) and times[0] > 0
+    fan_in: dict[int, int] = {}
     for d in dags:
         g = d.graph
         assert d.cloud == 0 and g.number_of_nodes() == layers * width
         for t, data in g.nodes(data=True):
             assert set(data) == {"runtime", "cpus"} and 5.0 <= data["runtime"] <= 7.0 and data["cpus"] == 1
             layer = t // width
-            parents = list(g.predecessors(t))
+            parents = sorted(g.predecessors(t))
             if layer == 0:
                 assert parents == []
             else:
-                assert 1 <= len(parents) <= 3 and all(p // width == layer - 1 for p in parents)
+                assert {p // width for p in parents} == {layer - 1}       # the layer just above only
+                fan_in[len(parents)] = fan_in.get(len(parents), 0) + 1
+    # 9 jobs x 3 lower layers x 3 tasks = 81 draws of randint(1, 3) from seed 3: every count occurs
+    assert fan_in == {1: 28, 2: 29, 3: 24}
+
+
+def test_a_fixed_fan_in_links_each_task_to_that_many_above():
+    # width 2, fan-in exactly 2: every task below the first layer depends on both tasks above it
+    (d,) = bench.layered_dags(6, layers=3, width=2, fan_in=(2, 2), seed=1)
+    assert sorted(d.graph.edges) == [(0, 2), (0, 3), (1, 2), (1, 3), (2, 4), (2, 5), (3, 4), (3, 5)]
 
 
 @needs_workflows
@@ -93,8 +103,14 @@ def test_wfformat_dags_are_copies_with_distinct_ids_at_time_zero():
     assert [d.id for d in dags] == list(range(len(dags)))
     assert all(d.submit_time == 0.0 and d.cloud == 0 for d in dags)
     assert [d.tasks for d in dags[:len(workflows)]] == [w.job.tasks for w in workflows]
+    # the first two distinct machines in file order, a 1-CPU VM per core (the shared files:
+    # pegasus-5 and compute-3, 48 cores each)
+    first: dict[str, object] = {}
+    for m in (m for w in workflows for m in (w.machines or ())):
+        first.setdefault(m.name, m)
+    machines = list(first.values())[:2]
     clouds = bench.wfformat_clouds(workflows)
-    assert 1 <= len(clouds) <= 2 and all(c.vm_type.cpus == 1 for c in clouds)
+    assert [(c.name, c.vms, c.vm_type.cpus) for c in clouds] == [(m.name, m.cores or 1, 1) for m in machines]
 
 
 # -- the heapq floor -----------------------------------------------------------------------------

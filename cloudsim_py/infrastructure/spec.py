@@ -72,8 +72,9 @@ def _interference(value: Any) -> InterferenceModel | None:
     for key, v in raw.items():
         if key == "eff_draw":
             if not isinstance(v, str) or v not in EFF_DRAWS:
-                raise SpecError("interference.eff_draw", f"expected one of {', '.join(EFF_DRAWS)} "
-                                                         f"(when the background efficiency is drawn), got {v!r}")
+                raise SpecError("interference.eff_draw",
+                                f"expected one of {', '.join(EFF_DRAWS)} (when the background "
+                                f"efficiency is drawn), got {v!r}")
             continue
         if key not in numbers:
             raise SpecError(f"interference.{key}", f"unknown key {key!r}; known keys: "

@@ -140,9 +140,10 @@ def prepared_table(system: DatacenterSystem, where: str, seed: int) -> tuple[Wor
 def _check_slices(system: DatacenterSystem, table: WorkloadTable, hosts: int, where: str) -> None:
     """``fidelity: slice`` (or ``interference.eff_draw: slice``) with a ``slice_s`` that would
     cut the run into more than ``MAX_SLICES`` slices is an error before anything runs
-    (``slice_s: 1.0e-6`` once ran for ever). Slices tick only while a job runs, so the count is a lower bound: the time the jobs
-    run at least (the longest job, or all the work on every slot of the fastest host) over
-    ``slice_s``. Moldable runs are reshaped later and left to the run's own bound."""
+    (``slice_s: 1.0e-6`` once ran for ever). Slices tick only while a job runs, so the count is
+    a lower bound: the time the jobs run at least (the longest job, or all the work on every
+    slot of the fastest host) over ``slice_s``. Moldable runs are reshaped later and left to the
+    run's own bound."""
     dc = system.datacenter
     slicing = dc.fidelity == "slice" or dc.interference_model().eff_draw == "slice"
     if not slicing or dc.tiers < 2 or system.moldable is not None or not len(table):
