@@ -6,7 +6,8 @@
     python scripts/reproduce.py claims                                       # its claims ledger only
 
 `run` executes, for every scenario in scenarios/traces/, FCFS and EASY once (they draw nothing
-random) and CCFCFS, ACFCFS and AMCBF once per seed; on KTH and CTC also the ACFCFS variants of
+random) and CCFCFS, ACFCFS and AMCBF once per seed; on KTH, CTC and the other
+Table-2-sized shared traces (VARIANT_TRACES) also the ACFCFS variants of
 Liu 2015 section 4.3 (no CPU information, estimate error 10 % and 20 %, every process at 100 %).
 Each finished run is appended to docs/data/runs.jsonl, so an interrupted sweep resumes.
 `report` turns that file into the tables of docs/reproduction.md, beside Liu 2015 Table 2.
@@ -43,6 +44,9 @@ VARIANTS = {
     "acfcfs_un": ["workload.cpu_estimate=unknown"],
     "acfcfs100": ["workload.cpu_usage=full"],
 }
+#: the traces of section 4.3's variants: the paper's two (KTH, CTC) and every other shared trace of
+#: issue 18 item 2, where ACFCFS-100's direction has to be checked too
+VARIANT_TRACES = ("kth", "ctc", "nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas")
 METRICS = ("avg_wait", "max_wait", "avg_bsld", "max_bsld", "kills", "migrations")
 #: rough cost order (small first) so that most rows exist early
 ORDER = ["accasim-25", "llnl-atlas-25", "hpc2n-3k", "sdsc-sp2-5k", "lublin256", "lublin256-2",
@@ -63,7 +67,7 @@ def tasks(only: set[str] | None, seeds: int) -> list[tuple[str, str, str, int]]:
             continue
         for policy in K1:
             out.append((name, path, policy, 1))
-        labels = list(CONSOLIDATION) + ([v for v in VARIANTS if v != "acfcfs"] if name in ("kth", "ctc") else [])
+        labels = list(CONSOLIDATION) + ([v for v in VARIANTS if v != "acfcfs"] if name in VARIANT_TRACES else [])
         for label in labels:
             for seed in range(1, seeds + 1):
                 out.append((name, path, label, seed))
@@ -280,7 +284,7 @@ def ledger_section(runs: str = RUNS, li: str = LI_CSV) -> str:
     """The claims ledger (cloudsim_py.experiments.claims) of the recorded runs, between markers."""
     from cloudsim_py.experiments.claims import all_claims, ledger, markdown, read_evidence
 
-    return f"{BEGIN}\n{markdown(ledger(all_claims(), read_evidence(runs, li)))}{END}"
+    return f"{BEGIN}\n{markdown(ledger(all_claims(), read_evidence(runs, li, os.path.dirname(runs))))}{END}"
 
 
 def write_ledger(path: str = OUT, runs: str = RUNS, li: str = LI_CSV) -> str:
