@@ -3,10 +3,14 @@ each tier takes, and the paper's claims (responsiveness against two tiers, migra
 the CPU-usage estimates), under either threshold rule (``datacenter.tier_threshold``).
 
     python scripts/ktcbf_tiers.py --tiers 4 --rule foreground --seed 0 [--error 0.5] [--jobs N]
+    python scripts/ktcbf_tiers.py record [--out docs/data/paper004.csv]
 
-prints one JSON line: the run's options, its summary numbers and the share of jobs per tier
+The first prints one JSON line: the run's options, its summary numbers and the share of jobs per tier
 (``placed``: the tier of each job's first placement; ``ran``: jobs that ran in the tier at
-least once, by start, resume or priority swap). The paper's CPU-usage rule (1.0 for one process,
+least once, by start, resume or priority swap). ``record`` makes the runs of
+docs/reproduction-notes.md ("Four tiers that are used": k = 1-4, both rules, seeds 0 and 1, and
+estimate errors 0.25 and 0.5 at k = 2 and 4) and writes them as the table the claims ledger
+reads (``cloudsim_py.experiments.claims.paper004``); about 3 minutes on 2 cores. The paper's CPU-usage rule (1.0 for one process,
 U(0.4, 1.0) otherwise), threshold 96 %, idle floor 4 %, liu2013 interference, migration cost
 20 s (Liu 2013 section 5.1, which paper 004 generalises); 100 hosts, KTH's machine.
 """
@@ -14,7 +18,9 @@ U(0.4, 1.0) otherwise), threshold 96 %, idle floor 4 %, liu2013 interference, mi
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -62,7 +68,39 @@ def run(tiers: int, rule: str, seed: int, error: float = 0.0, jobs: int | None =
     return out
 
 
+#: the runs of ``record``: (tiers, rule, seed, error)
+RECORD = ([(1, "foreground", s, 0.0) for s in (0, 1)] + [(2, "foreground", s, 0.0) for s in (0, 1)]
+          + [(k, rule, s, 0.0) for s in (0, 1) for k in (3, 4) for rule in ("foreground", "stacked")]
+          + [(k, "foreground", 0, e) for e in (0.25, 0.5) for k in (2, 4)])
+OUT = Path(__file__).resolve().parent.parent / "docs" / "data" / "paper004.csv"
+
+
+def record(out: Path = OUT) -> None:
+    """Make every run of RECORD and write one CSV row each (per-tier counts as tier columns)."""
+    rows = []
+    for tiers, rule, seed, error in RECORD:
+        r = run(tiers, rule, seed, error)
+        row = {k: r[k] for k in ("tiers", "rule", "seed", "error", *FIELDS)}
+        for name in ("placed", "ran"):
+            row.update({f"{name}_{i}": (r[name][i] if i < tiers else 0) for i in range(4)})
+        rows.append(row)
+        print(json.dumps(r), flush=True)
+    tmp = out.with_suffix(".csv.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, out)
+    print(f"wrote {len(rows)} runs to {out}")
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["record"]:
+        rp = argparse.ArgumentParser(description="record the runs the claims ledger reads")
+        rp.add_argument("--out", type=Path, default=OUT)
+        record(rp.parse_args(argv[1:]).out)
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tiers", type=int, default=4)
     ap.add_argument("--rule", choices=("foreground", "stacked"), default="foreground")

@@ -44,6 +44,12 @@ VARIANTS = {
     "acfcfs_un": ["workload.cpu_estimate=unknown"],
     "acfcfs100": ["workload.cpu_usage=full"],
 }
+#: the other reading of how a job advances from its processes (``interference.job_progress``,
+#: docs/progress.md): label -> (policy, scenario overrides); run on KTH and CTC
+PROGRESS_VARIANTS = {
+    "ccfcfs_pp": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
+    "acfcfs_pp": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
+}
 #: the traces of section 4.3's variants: the paper's two (KTH, CTC) and every other shared trace of
 #: issue 18 item 2, where ACFCFS-100's direction has to be checked too
 VARIANT_TRACES = ("kth", "ctc", "nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas")
@@ -68,6 +74,7 @@ def tasks(only: set[str] | None, seeds: int) -> list[tuple[str, str, str, int]]:
         for policy in K1:
             out.append((name, path, policy, 1))
         labels = list(CONSOLIDATION) + ([v for v in VARIANTS if v != "acfcfs"] if name in VARIANT_TRACES else [])
+        labels += list(PROGRESS_VARIANTS) if name in ("kth", "ctc") else []
         for label in labels:
             for seed in range(1, seeds + 1):
                 out.append((name, path, label, seed))
@@ -79,8 +86,11 @@ def run_task(task: tuple[str, str, str, int]) -> dict:
     from cloudsim_py.scenario.run import prepare, run_one
 
     name, path, label, seed = task
-    policy = "acfcfs" if label in VARIANTS else label
-    overrides = [f"seed={seed}", f"broker={policy}"] + VARIANTS.get(label, [])
+    if label in PROGRESS_VARIANTS:
+        policy, extra = PROGRESS_VARIANTS[label]
+    else:
+        policy, extra = ("acfcfs" if label in VARIANTS else label), VARIANTS.get(label, [])
+    overrides = [f"seed={seed}", f"broker={policy}"] + extra
     scenario = load_scenario(path, overrides)
     t0 = time.perf_counter()
     prepared = prepare(scenario)
@@ -244,6 +254,42 @@ def cmd_report(args: argparse.Namespace) -> None:
                 L.append(f"| {v} | {cell(trace, v, 'avg_wait', 60.0)} | {cell(trace, v, 'avg_bsld')} | "
                          f"{cell(trace, v, 'kills', digits=0)} |")
             L.append("")
+
+    # ---------------------------------------------------------------- job progress
+    L += ["## How a job advances from its processes: lockstep or per process", "",
+          "`interference.job_progress` (docs/progress.md): `lockstep` (the default; the job advances at",
+          "its slowest process's speed at every moment) or `per_process` (each process at its own speed,",
+          "the job as far as its least advanced process). Same seeds, same draws otherwise; ours / paper",
+          "in brackets; docs/reproduction-notes.md discusses it.", "",
+          "| trace | policy | metric | paper | lockstep | per process |", "|---|---|---|---:|---:|---:|"]
+    for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
+        for policy in ("ccfcfs", "acfcfs"):
+            for i, metric in enumerate(("avg_wait", "max_wait", "avg_bsld", "max_bsld")):
+                scale = 60.0 if "wait" in metric else 1.0
+                paper = TABLE2[key][policy][i]
+                row = [key, policy.upper(), labels[metric], f"{paper:,.1f}"]
+                for label in (policy, f"{policy}_pp"):
+                    m = mean(trace, label, metric)
+                    row.append("-" if math.isnan(m) else
+                               f"{cell(trace, label, metric, scale)} ({m / scale / paper:.2f})")
+                L.append("| " + " | ".join(row) + " |")
+    L.append("")
+
+    # ---------------------------------------------------------------- ACFCFS-100 everywhere
+    L += ["## ACFCFS-100 on every shared trace (Liu 2015 section 4.3.2)", "",
+          "Every process at 100 % CPU (`workload.cpu_usage=full`) against the paper's CPU usage, ACFCFS,",
+          "mean ± standard deviation over five seeds; times in minutes. The paper: ACFCFS-100 is worse.", "",
+          "| trace | ACFCFS avg wait | ACFCFS-100 avg wait | ACFCFS avg bsld | ACFCFS-100 avg bsld | "
+          "ACFCFS kills | ACFCFS-100 kills | worse (bsld) |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for name in scenarios():
+        if not by.get((name, "acfcfs100")) or not by.get((name, "acfcfs")):
+            continue
+        a, h = mean(name, "acfcfs", "avg_bsld"), mean(name, "acfcfs100", "avg_bsld")
+        L.append(f"| {name} | {cell(name, 'acfcfs', 'avg_wait', 60.0)} | {cell(name, 'acfcfs100', 'avg_wait', 60.0)} | "
+                 f"{cell(name, 'acfcfs', 'avg_bsld', digits=2)} | {cell(name, 'acfcfs100', 'avg_bsld', digits=2)} | "
+                 f"{cell(name, 'acfcfs', 'kills', digits=0)} | {cell(name, 'acfcfs100', 'kills', digits=0)} | "
+                 f"{'yes' if h > a else 'no'} ({h / a:.2f} x) |")
+    L.append("")
 
     # ---------------------------------------------------------------- every trace
     L += ["## Every shared trace: FCFS, EASY, CCFCFS, ACFCFS, AMCBF", "",

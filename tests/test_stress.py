@@ -11,6 +11,9 @@ datacenter's invariant checker after every timestamp (``check=True``). What must
 - conservative backfilling starts every job no later than any reservation it held (same
   condition).
 
+Each case also draws how a job advances from its processes (``interference.job_progress``:
+``lockstep`` or ``per_process``; the default interference model otherwise).
+
 The default run keeps a short profile; ``-m slow`` runs the long one (200-job workloads).
 """
 
@@ -140,6 +143,7 @@ def cases(draw, max_jobs: int, huge: tuple[float, ...] = (1e5, 1e6)):
     tiers = draw(st.integers(low, high))
     hosts = draw(st.integers(1, 16))
     fidelity = draw(st.sampled_from(["event", "slice"]))
+    progress = draw(st.sampled_from(["lockstep", "per_process"]))
     n = draw(st.integers(0, max_jobs))
     jobs = []
     t = 0.0
@@ -151,13 +155,15 @@ def cases(draw, max_jobs: int, huge: tuple[float, ...] = (1e5, 1e6)):
         cpu = draw(st.sampled_from([None, 0.3, 0.7, 1.0]))
         jobs.append(Job(i, t, procs, runtime=runtime, runtime_estimate=estimate,
                         cpu_usage=None if cpu is None else (cpu,) * procs))
-    return policy, tiers, hosts, fidelity, jobs
+    return policy, tiers, hosts, fidelity, jobs, progress
 
 
-def check(policy: str, tiers: int, hosts: int, fidelity: str, jobs: list[Job], broker=None) -> None:
+def check(policy: str, tiers: int, hosts: int, fidelity: str, jobs: list[Job], broker=None,
+          progress: str = "lockstep") -> None:
     broker = broker if broker is not None else make_broker(policy)
+    interference = None if progress == "lockstep" or tiers == 1 else {"job_progress": progress}
     r = simulate(jobs, hosts=hosts, tiers=tiers, policy=broker, fidelity=fidelity, slice_s=SLICE_S,
-                 check=True, seed=len(jobs))
+                 check=True, seed=len(jobs), interference=interference)
     s = r.summary
     # every job finished or rejected with a reason (a stuck run has raised already)
     assert s["jobs_finished"] + s["jobs_rejected"] == s["jobs_submitted"] == len(jobs)
@@ -183,10 +189,10 @@ def check(policy: str, tiers: int, hosts: int, fidelity: str, jobs: list[Job], b
 
 
 def run_case(case) -> None:
-    policy, tiers, hosts, fidelity, jobs = case
+    policy, tiers, hosts, fidelity, jobs, progress = case
     # known failures fixed on the branch `trust`: see KNOWN_CONSERVATIVE_BUGS
     assume(known_conservative_case(policy, fidelity, tiers, jobs) is None)
-    check(policy, tiers, hosts, fidelity, jobs)
+    check(policy, tiers, hosts, fidelity, jobs, progress=progress)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow,

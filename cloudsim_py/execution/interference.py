@@ -32,6 +32,18 @@ def _unit(name: str):
 EFF_DRAWS = ("placement", "slice", "process", "mean")
 
 
+#: how a job advances from its processes' speeds (key ``job_progress``, Liu 2013 section 5.1:
+#: "the progress of a job depends on the progress of the slowest process in the job"):
+#: ``lockstep``: at its slowest process's current speed, all the time;
+#: ``per_process``: each process at its own speed, the job as far as its least advanced one.
+JOB_PROGRESS = ("lockstep", "per_process")
+
+
+def _job_progress(inst, attr, value):
+    if value not in JOB_PROGRESS:
+        raise ValueError(f"interference job_progress = {value!r}: expected one of {', '.join(JOB_PROGRESS)}")
+
+
 def _eff_draw(inst, attr, value):
     if value not in EFF_DRAWS:
         raise ValueError(f"interference eff_draw = {value!r}: expected one of {', '.join(EFF_DRAWS)}")
@@ -65,6 +77,8 @@ class InterferenceModel:
     Equal low and high bounds (and sd 0) give fixed factors, as the worked-example tests use.
     ``eff_draw`` (one of :data:`EFF_DRAWS`) says when ``eff`` is drawn: the readings Liu 2015
     sections 3.1 and 4.1 allow (docs/progress.md); ``loss`` is drawn per placement in all of them.
+    ``job_progress`` (one of :data:`JOB_PROGRESS`) says how a job advances from its processes'
+    speeds (docs/progress.md).
     """
 
     name: str = "custom"
@@ -79,6 +93,7 @@ class InterferenceModel:
     threshold: float = 0.96
     idle_floor: float = attrs.field(default=0.04, validator=_unit("idle_floor"))
     eff_draw: str = attrs.field(default="placement", validator=_eff_draw)
+    job_progress: str = attrs.field(default="lockstep", validator=_job_progress)
 
     def __attrs_post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:

@@ -8,10 +8,18 @@ Tier by tier: the CPU share left to tier t is what the busy tiers above it leave
 (Liu 2015 eq. 2, Liu 2013 section 5.1); a process with nothing busy above but something busy
 below runs at ``1 - loss`` (Liu 2015 eq. 1); alone it runs at 1. Every speed is then multiplied
 by the host's speed (1 for the traces' reference processor).
+
+How a job advances from its processes' speeds (``interference.job_progress``, Liu 2013 section
+5.1: "the progress of a job depends on the progress of the slowest process in the job"):
+``lockstep`` (default): at every moment the job advances at its slowest process's speed, as a
+tightly coupled job whose processes wait for each other; ``per_process``: every process
+advances at its own speed and the job's progress is its least advanced process's, so it ends
+when its last process has done its work (a process ahead of the others does not wait for them).
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from operator import attrgetter
 from typing import Any, Callable, Iterable
@@ -52,28 +60,54 @@ class ProgressModel(ABC):
     ``finish(job)`` is called by the finish event (with ``phase``); ``idle_floor`` is the
     least CPU share a lower tier is assumed to get."""
 
-    __slots__ = ("sim", "finish", "phase", "floor")
+    __slots__ = ("sim", "finish", "phase", "floor", "per_process")
 
-    def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float) -> None:
+    def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
+                 per_process: bool = False) -> None:
         self.sim = sim
         self.finish = finish
         self.phase = phase
         self.floor = idle_floor
+        #: ``job_progress: per_process``: each process keeps its own remaining work
+        self.per_process = per_process
 
     def job_speed(self, run: Any) -> float:
         """A running job's speed from its processes' speeds (its slowest)."""
         return float(min(map(_speed_of, run.slots)))
 
     def start(self, job: Any) -> None:
-        """A job was placed from scratch (or resumed): rate it and schedule its finish."""
-        job.run.speed = 0.0
-        self.refresh(job.run.hosts)
+        """A job was placed from scratch: rate it and schedule its finish (every process
+        starts with the job's remaining work)."""
+        r = job.run
+        r.speed = 0.0
+        r.proc_remaining = r.proc_speed = None
+        self.refresh(r.hosts)
 
     def settle(self, run: Any) -> None:
-        """Bring ``run.remaining`` up to now at the current speed."""
+        """Bring ``run.remaining`` up to now at the current speed (each process's, per process)."""
         now = self.sim.now
+        if self.per_process:
+            self._settle_processes(run, now)
+            return
         run.remaining -= run.speed * (now - run.settled_at)
         run.settled_at = now
+
+    def _settle_processes(self, r: Any, now: float) -> list[float]:
+        """Per process: bring every process's remaining work up to now at its own speed;
+        ``r.remaining`` becomes the least advanced process's. O(processes)."""
+        rem = r.proc_remaining
+        if rem is None or len(rem) != r.size:
+            rem = r.proc_remaining = [r.remaining] * r.size
+            r.proc_speed = [0.0] * r.size
+        else:
+            dt = now - r.settled_at
+            if dt != 0.0:
+                for i, v in enumerate(r.proc_speed):
+                    if v:
+                        rem[i] -= v * dt
+            r.remaining = max(rem)
+        r.settled_at = now
+        return rem
 
     @abstractmethod
     def refresh(self, hosts: Iterable[Any]) -> None:
@@ -88,6 +122,9 @@ class ProgressModel(ABC):
         events = sim.events
         finish = self.finish
         phase = self.phase
+        if self.per_process:
+            self._rerate_processes(jobs)
+            return
         job_speed = self.job_speed
         for job in jobs:
             if job.state is not RUNNING:
@@ -107,6 +144,44 @@ class ProgressModel(ABC):
             if new > 0.0:
                 rem = r.remaining
                 r.finish_event = events.push(now + rem / new if rem > _EPS else now, phase, finish, job)
+
+    def _rerate_processes(self, jobs: Iterable[Any]) -> None:
+        """``rerate`` per process: settle every process at its old speed, take its new one, and
+        put the job's finish where its last process ends (none while a process with work left
+        stands still). ``r.speed`` becomes the rate at which the least advanced process's work
+        reaches 0 at that finish, so :meth:`settle`-free reads of ``remaining - speed * dt``
+        stay exact at the finish. O(processes) per job."""
+        sim = self.sim
+        now = sim.now
+        events = sim.events
+        for job in jobs:
+            if job.state is not RUNNING:
+                continue
+            r = job.run
+            rem = self._settle_processes(r, now)
+            speeds = r.proc_speed
+            end = now
+            if r.restoring:
+                for i in range(len(speeds)):
+                    speeds[i] = 0.0
+                end = math.inf
+            else:
+                for i, slot in enumerate(r.slots):
+                    v = speeds[i] = slot.speed
+                    left = rem[i]
+                    if left > _EPS:
+                        t = now + left / v if v > 0.0 else math.inf
+                        if t > end:
+                            end = t
+            if r.finish_event is not None:
+                events.cancel(r.finish_event)
+                r.finish_event = None
+            if end == math.inf:
+                r.speed = 0.0
+                continue
+            left = r.remaining
+            r.speed = left / (end - now) if end > now else (1.0 if left <= _EPS else math.inf)
+            r.finish_event = events.push(end, self.phase, self.finish, job)
 
 
 class OneTierProgress(ProgressModel):
@@ -187,10 +262,12 @@ class KTierProgress(ProgressModel):
 
 
 def progress_model(tiers: int, uniform: bool, sim: Any, finish: Callable[[Any], None], phase: int,
-                   idle_floor: float) -> ProgressModel:
-    """The strategy for ``tiers`` tiers (``uniform``: every host has speed 1)."""
+                   idle_floor: float, per_process: bool = False) -> ProgressModel:
+    """The strategy for ``tiers`` tiers (``uniform``: every host has speed 1; ``per_process``:
+    ``job_progress: per_process``). On one tier a process's speed is its host's for the whole
+    run, so a job ends at its slowest host's pace under either reading: one tier ignores it."""
     if tiers == 1:
         return OneTierProgress(sim, finish, phase, idle_floor, uniform)
     if tiers == 2:
-        return TwoTierProgress(sim, finish, phase, idle_floor)
-    return KTierProgress(sim, finish, phase, idle_floor)
+        return TwoTierProgress(sim, finish, phase, idle_floor, per_process)
+    return KTierProgress(sim, finish, phase, idle_floor, per_process)

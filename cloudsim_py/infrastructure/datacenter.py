@@ -104,7 +104,8 @@ class Datacenter:
         uniform = all(h.speed == 1.0 for h in hosts)
         #: the finish action, bound once (a bound method made per start would be an allocation)
         self._done = self._job_done
-        self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor)
+        self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
+                                       model.job_progress == "per_process")
         self._push = sim.events.push
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline

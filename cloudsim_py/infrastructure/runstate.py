@@ -21,7 +21,10 @@ class RunState:
     ``settled_at``, progressing at ``speed`` (the slowest process; 0 while ``restoring``, i.e.
     paying a migration cost); ``hosts``/``slots`` the current placement (``None`` when not
     running); ``last_hosts``/``last_tier`` the latest placement, kept after it ends (a
-    suspended job resumes there in place; recorders read it after a finish or kill)."""
+    suspended job resumes there in place; recorders read it after a finish or kill).
+    ``proc_remaining``/``proc_speed``: each process's own work left at ``settled_at`` and its
+    speed, kept only under ``interference.job_progress: per_process`` (None otherwise; reset at
+    every start, kept across a suspension)."""
 
     size: int = 0
     work: float = 0.0
@@ -36,3 +39,5 @@ class RunState:
     restoring: bool = False
     last_hosts: "list[Host] | None" = None
     last_tier: int = -1
+    proc_remaining: "list[float] | None" = None
+    proc_speed: "list[float] | None" = None

@@ -9,7 +9,7 @@ from typing import Any, Mapping
 import attrs
 
 from ..errors import CloudSimError, SpecError
-from ..execution.interference import EFF_DRAWS, InterferenceModel, presets
+from ..execution.interference import EFF_DRAWS, JOB_PROGRESS, InterferenceModel, presets
 from ..memory import over_limit
 from ..validate import boolean, check_keys, check_number, choice, integer, kind, number, text
 
@@ -68,17 +68,19 @@ def _interference(value: Any) -> InterferenceModel | None:
     if not isinstance(preset, str) or preset not in presets:
         raise SpecError("interference.preset", f"unknown interference preset {preset!r}; "
                                                f"known: {', '.join(presets.names())}")
-    numbers = [f.name for f in attrs.fields(InterferenceModel) if f.name not in ("name", "eff_draw")]
+    words = {"eff_draw": (EFF_DRAWS, "when the background efficiency is drawn"),
+             "job_progress": (JOB_PROGRESS, "how a job advances from its processes' speeds")}
+    numbers = [f.name for f in attrs.fields(InterferenceModel) if f.name != "name" and f.name not in words]
     for key, v in raw.items():
-        if key == "eff_draw":
-            if not isinstance(v, str) or v not in EFF_DRAWS:
-                raise SpecError("interference.eff_draw",
-                                f"expected one of {', '.join(EFF_DRAWS)} (when the background "
-                                f"efficiency is drawn), got {v!r}")
+        if key in words:
+            allowed, what = words[key]
+            if not isinstance(v, str) or v not in allowed:
+                raise SpecError(f"interference.{key}",
+                                f"expected one of {', '.join(allowed)} ({what}), got {v!r}")
             continue
         if key not in numbers:
             raise SpecError(f"interference.{key}", f"unknown key {key!r}; known keys: "
-                                                   f"{', '.join(['preset'] + numbers + ['eff_draw'])}")
+                                                   f"{', '.join(['preset'] + numbers + list(words))}")
         raw[key] = check_number(f"interference.{key}", v)
     try:
         return attrs.evolve(presets.get(preset), **raw)

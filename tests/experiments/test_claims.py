@@ -125,3 +125,18 @@ def test_a_reduced_run_of_table2_holds_through_the_ledger(tmp_path):
     cells = [r for r in rows if r.where == "Table 2, KTH" and r.text.startswith(("FCFS:", "EASY:"))]
     assert len(cells) == 8 and all(r.verdict == "holds" for r in cells), cells
     assert read_evidence(None, None) == Evidence()
+
+
+def test_every_other_csv_in_the_data_folder_is_a_named_table(tmp_path):
+    (tmp_path / "li.csv").write_text("situation,policy,alpha,mean_s\ntight,fdls,0,1\n")
+    (tmp_path / "paper004.csv").write_text("tiers,seed\n4,0\n")
+    ev = read_evidence(None, str(tmp_path / "li.csv"), str(tmp_path))
+    assert ev.table("paper004") == ({"tiers": "4", "seed": "0"},)
+    assert set(ev.tables) == {"paper004"} and len(ev.li) == 1 and ev.table("missing") == ()
+
+
+def test_acfcfs100_is_checked_on_a_shared_trace_table2_does_not_use():
+    runs = ({"trace": "hpc2n", "label": "acfcfs", "seed": 1, "avg_bsld": 24.0},
+            {"trace": "hpc2n", "label": "acfcfs100", "seed": 1, "avg_bsld": 36.0})
+    (row,) = [r for r in ledger(liu2015_claims(), Evidence(runs=runs)) if r.where == "section 4.3.2, hpc2n"]
+    assert (row.ours, row.verdict) == ("36.0 vs 24.0 (1.50 x)", "holds")
