@@ -15,8 +15,10 @@ under an idle one at 1.
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from cloudsim_py import Broker, Job, simulate
+from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.errors import SpecError
 from cloudsim_py.execution.interference import FixedFactors, InterferenceModel
 from cloudsim_py.infrastructure.spec import DatacenterSpec
@@ -60,3 +62,41 @@ def test_lockstep_is_the_default():
 def test_an_unknown_reading_is_refused_naming_the_key():
     with pytest.raises(SpecError, match=r"interference\.job_progress.*lockstep, per_process"):
         DatacenterSpec(hosts=2, tiers=2, interference={"job_progress": "fastest"})
+
+
+# ------------------------------------------------------------------ random workloads, per process
+
+CONSOLIDATING = ("ccfcfs", "acfcfs", "cmbf", "ambf", "cmcbf", "amcbf", "ktcbf")
+
+
+@st.composite
+def workloads(draw):
+    hosts = draw(st.integers(1, 8))
+    jobs, t = [], 0.0
+    for i in range(1, draw(st.integers(1, 25)) + 1):
+        t += draw(st.sampled_from([0.0, 1.0, 30.0, 600.0]))
+        procs = draw(st.integers(1, hosts))
+        runtime = float(draw(st.integers(1, 3600)))
+        cpu = tuple(draw(st.sampled_from([0.3, 0.6, 1.0])) for _ in range(procs))
+        jobs.append(Job(i, t, procs, runtime=runtime, runtime_estimate=runtime * draw(st.sampled_from([1.0, 2.0])),
+                        cpu_usage=cpu))
+    policy = draw(st.sampled_from(CONSOLIDATING))
+    cls = broker_registry.get(policy)
+    tiers = draw(st.integers(max(2, cls.min_tiers), min(4, cls.max_tiers or 4)))
+    return policy, tiers, hosts, jobs
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads())
+def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(case):
+    """Under every consolidating policy, 2-4 tiers, per-process progress: the datacenter's
+    checker passes after every timestamp, every job finishes, and none finishes sooner after its
+    last start than its runtime on dedicated processors (no process runs faster than 1)."""
+    policy, tiers, hosts, jobs = case
+    r = simulate(jobs, hosts=hosts, tiers=tiers, policy=policy, seed=len(jobs), check=True,
+                 interference={"preset": "liu2013", "job_progress": "per_process"})
+    assert r.summary["jobs_finished"] == len(jobs)
+    for job in jobs:
+        # a job that never paused ran its whole work in its last run, at speed <= 1
+        if not job.suspensions:
+            assert job.finish_time >= job.start_time + job.desc.runtime - 1e-6 * job.desc.runtime
