@@ -179,8 +179,8 @@ class ProgressModel(ABC):
             if end == math.inf:
                 r.speed = 0.0
                 continue
-            left = r.remaining
-            r.speed = left / (end - now) if end > now else (1.0 if left <= _EPS else math.inf)
+            # end == now: every process is done (within _EPS)
+            r.speed = r.remaining / (end - now) if end > now else 1.0
             r.finish_event = events.push(end, self.phase, self.finish, job)
 
 
