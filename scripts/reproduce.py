@@ -52,7 +52,7 @@ PROGRESS_VARIANTS = {
 }
 #: the traces of section 4.3's variants: the paper's two (KTH, CTC) and every other shared trace of
 #: issue 18 item 2, where ACFCFS-100's direction has to be checked too
-VARIANT_TRACES = ("kth", "ctc", "nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas")
+VARIANT_TRACES = ("kth", "ctc", "nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas", "sdsc-sp2-5k")
 METRICS = ("avg_wait", "max_wait", "avg_bsld", "max_bsld", "kills", "migrations")
 #: rough cost order (small first) so that most rows exist early
 ORDER = ["accasim-25", "llnl-atlas-25", "hpc2n-3k", "sdsc-sp2-5k", "lublin256", "lublin256-2",

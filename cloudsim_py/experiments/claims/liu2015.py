@@ -19,7 +19,7 @@ CONSOLIDATION_TOLERANCE = 0.15
 #: Table 2 rows with a shared trace: the paper's name -> the name of the recorded runs
 TRACE_RUNS = {"KTH": "kth", "CTC": "ctc"}
 #: the other shared traces of Table 2's size, where section 4.3's variants are run too
-OTHER_TRACES = ("nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas")
+OTHER_TRACES = ("nasa", "sdsc-par", "sdsc-blue", "hpc2n", "llnl-atlas", "sdsc-sp2-5k")
 POLICY_NAMES = {"fcfs": "FCFS", "easy": "EASY", "ccfcfs": "CCFCFS", "acfcfs": "ACFCFS",
                 "acfcfs_un": "ACFCFS-UN (no CPU information)", "acfcfs100": "ACFCFS-100 (every process at 100 %)"}
 
