@@ -101,6 +101,14 @@ def test_a_pect_factor_is_rr_at_1_over_rr_at_half():
     assert verdict(rows, "Under PECT, E1 at F_A = 0.5 improves RR_L") == ("x2.34", "holds")
 
 
+def test_a_pect_factor_names_the_factor_under_the_other_shares_beside_it():
+    # the paper's shares: 3.0 / 3.1 = x0.97 (0.9677: off by -41.3 % from 1.65); M 10 % / L 90 %: x1.50
+    rows = [run("PECT", avg_bsld_M=3.0), run("PECT", "E1", 0.5, avg_bsld_M=3.1),
+            run("PECT-10/90", avg_bsld_M=15.0), run("PECT-10/90", "E1", 0.5, avg_bsld_M=10.0)]
+    assert verdict(rows, "Under PECT, E1 at F_A = 0.5 improves RR_M") == (
+        "x0.97 (with shares M 10 % / L 90 %: x1.50)", "off by -41.3 %")
+
+
 def test_the_efficiency_order_needs_e1_above_e2_above_e3_under_every_scheduler():
     rows = []
     for s in ("FCFS", "Prio10", "PECT"):
