@@ -168,7 +168,15 @@ def test_load_adaptive_reshaping_is_moderate_when_it_gains_at_most_a_quarter():
 
 def test_load_a_nob_is_not_best_when_load_a_beats_it():
     rows = variant_rows({"AllA": 11, "AllA_noB": 10.5, "LoadA": 9, "LoadA_noB": 10})
-    assert verdict(rows, "Not reshaping backfilled jobs helps")[1] == "fails"
+    ours, v = verdict(rows, "Not reshaping backfilled jobs helps")
+    assert v == "fails" and ours.startswith("best: RR_M LoadA, RR_L LoadA, RR_A LoadA; ")
+
+
+def test_load_a_nob_must_be_best_in_every_class():
+    rows = variant_rows({"AllA": 11, "AllA_noB": 10.5, "LoadA": 10.2, "LoadA_noB": 10})
+    rows[0]["avg_bsld_all"] = "9"                      # AllA best on RR_A only
+    ours, v = verdict(rows, "Not reshaping backfilled jobs helps")
+    assert v == "fails" and ours.startswith("best: RR_M LoadA_noB, RR_L LoadA_noB, RR_A AllA; ")
 
 
 def test_the_vm_size_equivalent_is_where_rr_a_crosses_the_base_linearly():
