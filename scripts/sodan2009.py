@@ -8,7 +8,15 @@ tables of the sweeps in scenarios/papers/sodan2009-*.yaml.
     python scripts/sodan2009.py report            # figures in docs/figures, Markdown on stdout
 
 The prediction figures run the base scenario (scenarios/sodan2009-base.yaml) once per seed,
-as `cloudsim-py predict` does."""
+as `cloudsim-py predict` does.
+
+    python scripts/sodan2009.py record            # the runs behind Sodan 2009's claims
+
+`record` runs, one after another, every run the claims ledger checks Sodan 2009 on
+(cloudsim_py/experiments/claims/sodan2009.py): the base scenario with the overrides of
+`record_runs()`, seeds 1-3, and appends one row per run to docs/data/sodan2009.csv. It is
+resumable: a run whose row is already there is skipped (delete the file to record afresh,
+e.g. after a change of the model). About 100 runs per seed of a few seconds each."""
 
 from __future__ import annotations
 
@@ -215,13 +223,110 @@ def shares(rows, L):
           f"U {point('E1', 1.0, 'utilization'):.3f}", ""]
 
 
+# ------------------------------------------------------------------------------ record
+
+RECORD = os.path.join(REPO, "docs", "data", "sodan2009.csv")
+BASE = os.path.join(REPO, "scenarios", "sodan2009-base.yaml")
+#: the schedulers of the recorded runs: the paper's three, and PECT under the other reading of
+#: its non-type slice backfilling (``finish``) and with the shares M 10 % / L 90 %
+BROKERS = {
+    "FCFS": "{policy: prio, params: {priorities: false}}",
+    "Prio10": "prio",
+    "PECT": "pect",
+    "PECT-finish": "{policy: pect, params: {slice_backfill: finish}}",
+    "PECT-10/90": "{policy: pect, params: {shares: {M: 0.1, L: 0.9}}}",
+    "PECT-finish-10/90": "{policy: pect, params: {slice_backfill: finish, shares: {M: 0.1, L: 0.9}}}",
+}
+#: Fig. 5's loads: L1 is the sweeps' offered load 0.85 (U = 0.76 under FCFS, the paper's L1);
+#: L2 (U = 0.66) and L3 (U = 0.56) scale it by the paper's utilizations (reading: the paper
+#: changes the Lublin model's arrival parameter instead)
+LOADS = {"L1": 0.85, "L2": round(0.85 * 0.66 / 0.76, 3), "L3": round(0.85 * 0.56 / 0.76, 3)}
+KEYS = ("scheduler", "efficiency", "factor", "vm_factor", "load", "variant", "seed")
+METRICS = ("utilization", "makespan", "jobs_finished", "context_switches") + tuple(
+    f"{m}_{c}" for c in ("S", "M", "L", "all") for m in ("count", "avg_response", "avg_bsld")) + tuple(
+    f"{m}_{c}" for c in ("M", "L", "all") for m in ("avg_start_wait", "avg_elapsed"))
+
+
+def record_runs() -> list[dict]:
+    """Every recorded run's key (scheduler, efficiency, factor, vm_factor, load, variant)."""
+    runs = []
+
+    def add(scheduler, eff, fa, vm=1.0, load="L1", variant="static"):
+        runs.append({"scheduler": scheduler, "efficiency": eff if fa != 1.0 or variant != "static" else "E1",
+                     "factor": fa, "vm_factor": vm, "load": load, "variant": variant})
+
+    for sched in ("FCFS", "Prio10", "PECT"):                        # Figs. 1-3
+        add(sched, "E1", 1.0)
+        for eff in EFFS:
+            for fa in (0.3, 0.5, 0.75, 1.25, 1.5):
+                add(sched, eff, fa)
+    for sched in ("PECT-finish", "PECT-10/90", "PECT-finish-10/90"):  # the readings of section 3.4
+        add(sched, "E1", 1.0)
+        add(sched, "WC", 0.5)
+        add(sched, "E1", 0.5)
+    for variant in ("AllA", "AllA_noB", "LoadA", "LoadA_noB"):        # Fig. 6
+        add("PECT", "E1", 1.0, variant=variant)
+    for vm, fas in ((0.75, (0.3, 0.5, 0.75, 1.0)), (0.875, (0.3, 0.5, 0.75, 1.0)),  # Fig. 7
+                    (1.125, (0.5, 0.75, 1.0, 1.25, 1.5)), (1.25, (0.5, 0.75, 1.0, 1.25, 1.5))):
+        for fa in fas:
+            add("PECT", "E1", fa, vm=vm)
+    for load in ("L2", "L3"):                                         # Fig. 5
+        add("PECT", "E1", 1.0, load=load)
+        add("PECT", "E1", 0.5, load=load)
+    return runs
+
+
+def overrides(run: dict) -> list[str]:
+    out = [f"broker={BROKERS[run['scheduler']]}", f"workload.moldable.efficiency={run['efficiency']}",
+           f"workload.moldable.factor={run['factor']}", f"workload.moldable.vm_factor={run['vm_factor']}",
+           f"workload.model.load={LOADS[run['load']]}", f"seed={run['seed']}"]
+    if run["variant"] != "static":
+        out.append(f"broker.params.reshape={run['variant']}")
+    return out
+
+
+def key_of(row: dict) -> tuple:
+    return tuple(str(row[k]) for k in KEYS)
+
+
+def record(seeds: list[int], path: str = RECORD) -> None:
+    import csv
+    import time
+
+    from cloudsim_py import load_scenario, run_scenario
+
+    done = set()
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", newline="") as fh:
+            done = {key_of(r) for r in csv.DictReader(fh)}
+    todo = [{**run, "seed": seed} for seed in seeds for run in record_runs()]
+    todo = [run for run in todo if key_of(run) not in done]
+    new = not os.path.exists(path)
+    with open(path, "a", encoding="utf-8", newline="") as fh:
+        out = csv.writer(fh, lineterminator="\n")
+        if new:
+            out.writerow(KEYS + METRICS)
+        for i, run in enumerate(todo, 1):
+            t0 = time.perf_counter()
+            (_, result), = run_scenario(load_scenario(BASE, overrides(run)))
+            s = result.summary
+            out.writerow([run[k] for k in KEYS] + [f"{float(s[m]):.10g}" for m in METRICS])
+            fh.flush()
+            print(f"[{i}/{len(todo)}] {' '.join(f'{k}={run[k]}' for k in KEYS)}: "
+                  f"{time.perf_counter() - t0:.1f} s", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["report"])
-    ap.add_argument("--seeds", default="1..3", help="base runs of the prediction (default 1..3)")
+    ap.add_argument("command", choices=["report", "record"])
+    ap.add_argument("--seeds", default="1..3", help="seeds (default 1..3): of the recorded runs, or the "
+                                                    "base runs of the prediction")
     args = ap.parse_args()
     a, _, b = args.seeds.partition("..")
     seeds = list(range(int(a), int(b or a) + 1))
+    if args.command == "record":
+        record(seeds)
+        return
     L: list[str] = []
     figs = table("sodan2009-figs1-3")
     L += ["### Figs. 1-3", ""]

@@ -7,13 +7,15 @@ into runtime classes S, M, L; each interval (1 h) has one time slice per class (
 of it, an S slice only if S jobs wait); at a slice switch every running job is preempted (to
 swap) and the jobs of the next slice resume *on the same resources* (60 s overhead per switch);
 jobs of a class are scheduled FCFS with conservative backfilling; "safe non-type slice
-backfilling": a preempted or waiting job of another class may run in a slice if it delays
-nobody and ends by the slice end.
+backfilling": "preempted or waiting jobs of a different type may be backfilled into a slice -
+with this backfilling only being valid until the end of the slice - if they do not delay any job
+of the slice type or any of their own type jobs according to the backfilling approach applied".
 
 Model (our reading where the paper is silent, see ``docs/moldable.md``):
 
-- **Layers.** A job belongs to the layer of the slice in which it first started (its class,
-  unless it was a non-type backfill that overran its estimate). During slice ``c`` only layer
+- **Layers.** With ``slice_backfill: preempt`` (default) a job belongs to the layer of its own
+  class; with ``finish`` to the layer of the slice in which it first started (its class, unless
+  it was a non-type backfill that overran its estimate). During slice ``c`` only layer
   ``c`` runs, plus non-type backfills; layer ``c``'s jobs are suspended (``Datacenter.suspend``)
   at the slice end and resumed in place (``Datacenter.resume(job, cost=overhead)``, a context
   switch) at the start of the next ``c`` slice. Layer jobs never share a host, so resumes always
@@ -46,7 +48,7 @@ import attrs
 
 from ..engine import Event
 from ..errors import PolicyError, SpecError
-from ..validate import boolean, kind, number
+from ..validate import boolean, choice, kind, number
 from ..workload.job import JobState
 from ..workload.moldable import original_estimate
 from ..workload.reshape import CLASS_NAMES, RuntimeClasses
@@ -58,6 +60,10 @@ from .reshaping import Reshaper, ReshapeSpec, reshape_spec
 S, M, L = 0, 1, 2
 SUSPENDED = JobState.SUSPENDED
 QUEUED = JobState.QUEUED
+
+
+#: the readings of "safe non-type slice backfilling" (section 3.1), see :class:`PectSpec`
+SLICE_BACKFILL = ("preempt", "finish")
 
 
 def _shares(value: Any) -> tuple[float, float]:
@@ -90,7 +96,12 @@ class PectSpec:
     0.3 / 0.7, sum at most 1), ``overhead`` per slice switch (s, default 60), ``s_slice`` the
     longest S slice (s, default the S limit), ``skip_empty`` (default true), ``classes`` ``{S,
     M}`` limits (s), ``reshape`` (as for ``prio``), ``record_slices`` (keep every slice in
-    the broker's ``slices``)."""
+    the broker's ``slices``), ``slice_backfill``: what a non-type slice backfill may do (section
+    3.1, "with this backfilling only being valid until the end of the slice - if they do not
+    delay any job of the slice type or any of their own type jobs"): ``preempt`` (default) it
+    runs until the slice end, is preempted there and goes on in its own class's slices on the
+    same hosts, so it must also delay no job of its own class; ``finish`` it must end (by its
+    estimate) before the slice ends."""
 
     interval: float = attrs.field(default=3600.0, validator=number(0.0, low_open=True))
     shares: tuple[float, float] = attrs.field(default=(0.3, 0.7), converter=_shares)
@@ -100,6 +111,7 @@ class PectSpec:
     classes: RuntimeClasses = attrs.field(default=None, converter=classes_option)
     reshape: ReshapeSpec | None = attrs.field(default=None, converter=reshape_spec)
     record_slices: bool = attrs.field(default=False, validator=boolean)
+    slice_backfill: str = attrs.field(default="preempt", validator=choice(SLICE_BACKFILL))
 
     def __attrs_post_init__(self) -> None:
         s = self.s_slice if self.s_slice is not None else self.classes.short
@@ -122,9 +134,10 @@ class PectBroker(Broker):
 
     def __init__(self, interval: float = 3600.0, shares: Any = (0.3, 0.7), overhead: float = 60.0,
                  s_slice: float | None = None, skip_empty: bool = True, classes: Any = None,
-                 reshape: Any = None, record_slices: bool = False) -> None:
+                 reshape: Any = None, record_slices: bool = False, slice_backfill: str = "preempt") -> None:
         self.options = o = PectSpec(interval, shares, overhead, s_slice, skip_empty, classes, reshape,
-                                    record_slices)
+                                    record_slices, slice_backfill)
+        self.carry = o.slice_backfill == "preempt"
         self.classes = o.classes
         self.s_max = o.s_slice if o.s_slice is not None else o.classes.short
         self.record_slices = record_slices
@@ -209,7 +222,7 @@ class PectBroker(Broker):
                 return
             self._begin_interval(now)
         c, length = self._plan.popleft()
-        self._suspend_all(now, keep=c if c == self.current else None)
+        self._suspend_all(now, keep=c)
         self.current = c
         self.slice_end = now + length
         if self.record_slices:
@@ -218,7 +231,8 @@ class PectBroker(Broker):
         self._timer = self.dc.wake_at(self.slice_end, "slice")
 
     def _suspend_all(self, now: float, keep: int | None) -> None:
-        """Preempt every running job (but those of layer ``keep``, whose slice goes on)."""
+        """Preempt every running job but those of layer ``keep``, whose slice begins or goes on
+        (a job of that layer running as a non-type backfill is not swapped out and in again)."""
         dc = self.dc
         for job in list(dc.running(0)):
             if keep is not None and self.layer_of.get(job) == keep:
@@ -241,10 +255,9 @@ class PectBroker(Broker):
         self.dc.resume(job, cost=cost)
         self.since[job] = now + cost
 
-    def _start(self, job: Any, size: int, now: float) -> None:
-        self.hosts_of[job] = self.dc.start(job, 0, size=size)
-        c = self.current
-        assert c is not None
+    def _start(self, job: Any, size: int, now: float, layer: int, hosts: list[int] | None = None) -> None:
+        self.hosts_of[job] = self.dc.start(job, 0, hosts, size=size)
+        c = layer
         self.layer_of[job] = c
         self.layers[c][job] = None
         self.left[job] = job.runtime_estimate
@@ -259,7 +272,10 @@ class PectBroker(Broker):
         c = self.current
         assert c is not None
         dc = self.dc
-        plan = Plan(self.capacity, now, ((j.procs, self.since[j] + self.left[j]) for j in dc.running(0)))
+        layer_of, since, left, end = self.layer_of, self.since, self.left, self.slice_end
+        # a non-type job holds its processors in this slice's layer only until the slice end
+        plan = Plan(self.capacity, now, ((j.procs, since[j] + left[j] if layer_of[j] == c
+                                          else min(since[j] + left[j], end)) for j in dc.running(0)))
         started = False
         rs = self.reshaper
         factors = [1.0, 1.0, 1.0]
@@ -273,11 +289,14 @@ class PectBroker(Broker):
             size = rs.size(job, c, factors[c], plan.blocked) if rs is not None else job.procs
             duration = job.runtime_estimate if size == job.procs else job.desc.estimate(size)
             if plan.reserve(size, duration) == now:
-                self._start(job, size, now)
+                self._start(job, size, now, c)
                 started = True
-        # safe non-type slice backfilling: ends by the slice end, delays no reservation
-        limit = self.slice_end - now
+        # safe non-type slice backfilling: delays no reservation of the slice's class and, with
+        # ``finish``, ends by the slice end; with ``preempt`` it runs until the slice end at most
+        # and a job started so delays no reservation of its own class either
+        limit = end - now
         overhead = self.options.overhead
+        carry = self.carry
         for d in (S, M, L):
             if d == c or plan.free_now() == 0:
                 continue
@@ -285,11 +304,18 @@ class PectBroker(Broker):
                 # a job past its estimate is taken to end OVERRUN_S from now, as in the plan
                 # (with nothing left to run by its estimate it would be booked for no time at
                 # all, and its processors offered to another job in the same pass)
-                need = max(self.left[job], OVERRUN_S) + overhead
+                need = max(left[job], OVERRUN_S) + overhead
+                if carry:
+                    if overhead >= limit:
+                        continue
+                    need = min(need, limit)
                 if need <= limit and job.procs <= plan.free_now() and plan.fits_now(job.procs, need) \
                         and all(dc.is_available(h, 0) for h in self.hosts_of[job]):
                     plan.take_now(job.procs, need)
                     self._resume(job, now)
+            if carry:
+                started |= self._carry_backfill(c, d, plan, limit, rs, factors[d], now)
+                continue
             for job in self.waiting[d]:
                 free = plan.free_now()
                 if free == 0:
@@ -300,9 +326,56 @@ class PectBroker(Broker):
                 duration = job.runtime_estimate if size == job.procs else job.desc.estimate(size)
                 if duration <= limit and plan.fits_now(size, duration):
                     plan.take_now(size, duration)
-                    self._start(job, size, now)
+                    self._start(job, size, now, c)
                     started = True
         if started:
             for k in range(3):
                 self.waiting[k] = [j for j in self.waiting[k] if j.state is QUEUED]
             self.queue.drop_started()
+
+    def _carry_backfill(self, c: int, d: int, plan: Plan, limit: float, rs: Reshaper | None, factor: float,
+                        now: float) -> bool:
+        """Start waiting class-``d`` jobs as non-type backfills into the running class-``c``
+        slice that go on in their own layer (``slice_backfill: preempt``); returns whether one
+        started.
+
+        Layer ``d`` is planned as in its own slice, in its own time: its jobs (all preempted now,
+        or running here as backfills) hold their processors for their estimated work left, and
+        the waiting class-``d`` jobs are reserved in arrival order. A job starts if it fits now
+        both in this slice (until the slice end at most) and in layer ``d`` beside every
+        reservation of the jobs before it, on free hosts that no job of layer ``d`` holds (there
+        it resumes in place in its own slices); else it is reserved in layer ``d``, so that no
+        later job delays it. A job that ends within the slice by its estimate never reaches its
+        own slices: it is placed as with ``finish`` (in the slice's layer, on any free hosts)."""
+        dc = self.dc
+        layer = self.layers[d]
+        own = Plan(self.capacity, now, ((j.procs, now + (self.left[j] if j.state is SUSPENDED
+                                                          else self.since[j] + self.left[j] - now))
+                                        for j in layer))
+        held = {h.id for j in layer for h in self.hosts_of[j]}
+        hosts = [h.id for h in dc.hosts if h.id not in held and dc.is_available(h, 0)]
+        started = False
+        for job in self.waiting[d]:
+            if plan.free_now() == 0:
+                break
+            size = rs.size(job, d, factor, True) if rs is not None else job.procs
+            duration = job.runtime_estimate if size == job.procs else job.desc.estimate(size)
+            if duration <= limit:
+                # it ends within the slice (by its estimate): its own class never sees it; it
+                # runs in the slice's layer, as with ``finish``
+                if size <= plan.free_now() and plan.fits_now(size, duration):
+                    plan.take_now(size, duration)
+                    self._start(job, size, now, c)
+                    hosts = [h for h in hosts if dc.is_available(h, 0)]
+                    started = True
+                continue
+            here = limit
+            if size <= len(hosts) and plan.fits_now(size, here) and own.fits_now(size, duration):
+                plan.take_now(size, here)
+                own.take_now(size, duration)
+                self._start(job, size, now, d, hosts[:size])
+                del hosts[:size]
+                started = True
+            else:
+                own.reserve(size, duration)
+        return started

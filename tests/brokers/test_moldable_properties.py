@@ -19,6 +19,10 @@ BROKERS = [
     ("pect", {"interval": 40, "overhead": 2, "classes": {"S": 5, "M": 20}}),
     ("pect", {"interval": 40, "overhead": 2, "classes": {"S": 5, "M": 20}, "reshape": "LoadA"}),
     ("pect", {"interval": 40, "overhead": 0, "classes": {"S": 5, "M": 20}, "skip_empty": False}),
+    ("pect", {"interval": 40, "overhead": 2, "classes": {"S": 5, "M": 20}, "slice_backfill": "finish"}),
+    ("pect", {"interval": 40, "overhead": 2, "classes": {"S": 5, "M": 20}, "slice_backfill": "finish",
+              "reshape": "LoadA_noB"}),
+    ("pect", {"interval": 40, "overhead": 2, "classes": {"S": 5, "M": 20}, "reshape": "AllA_noB"}),
 ]
 
 
@@ -28,7 +32,7 @@ def make(specs, model):
             for i, (sub, procs, rt, err) in enumerate(specs, 1)]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(job_specs, st.sampled_from(range(len(BROKERS))), st.sampled_from([E1, WC]))
 def test_moldable_workloads_finish_under_every_paper_policy(specs, which, model):
     policy, params = BROKERS[which]

@@ -1,6 +1,8 @@
 """``pect`` (Scojo-PECT, Sodan 2009 sections 3.1-3.2): one slice per runtime class per interval,
 preemption to swap at slice ends, resumption in place with an overhead, FCFS + conservative
-backfilling per class, safe non-type slice backfilling."""
+backfilling per class, safe non-type slice backfilling under both readings (``preempt``, the
+default: a backfill runs until the slice end and goes on in its own class's slices; ``finish``:
+it must end within the slice)."""
 
 import pytest
 
@@ -19,8 +21,8 @@ def pect(specs, hosts, **extra):
     return simulate(jobs(*specs), hosts=hosts, policy=broker, check=True)
 
 
-def test_an_interval_with_slice_switches_and_a_non_type_backfill():
-    # 4 hosts. J1 (t=0, 4 procs, 200 s: L), J2 (t=0, 2 procs, 40 s: M), J3 (t=5, 1 proc, 8 s: S),
+def test_an_interval_with_slice_switches_and_a_non_type_backfill_that_must_finish():
+    # slice_backfill: finish. 4 hosts. J1 (t=0, 4 procs, 200 s: L), J2 (t=0, 2 procs, 40 s: M), J3 (t=5, 1 proc, 8 s: S),
     # J4 (t=20, 1 proc, 12 s: S).
     # Interval 1 at 0 (no S job waits: no S slice): M 0-30, L 30-100.
     #   0: J2 starts (its class's slice). J1 needs 4 processors: 2 are free, it waits.
@@ -35,7 +37,7 @@ def test_an_interval_with_slice_switches_and_a_non_type_backfill():
     # Interval 3 at 200: no M job left, so the L slice takes the whole interval and J1, already
     #   running in its own layer, is not preempted: it ends at 273.4. At 300 the broker has no
     #   job and stops asking for wake-ups.
-    r = pect([(0, 4, 200), (0, 2, 40), (5, 1, 8), (20, 1, 12)], hosts=4)
+    r = pect([(0, 4, 200), (0, 2, 40), (5, 1, 8), (20, 1, 12)], hosts=4, slice_backfill="finish")
     assert starts(r) == {1: 30.0, 2: 0.0, 3: 5.0, 4: 100.0}
     f = finishes(r)
     assert f[1] == pytest.approx(273.4) and f[2] == pytest.approx(127.0)
@@ -99,8 +101,8 @@ def test_the_defaults_are_the_papers():
     assert PectBroker().s_max == 600.0 and o.reshape is None
 
 
-def test_hours_of_slices_with_the_papers_defaults():
-    # 1 host, default parameters. J1 (t=0, 4 h: L), J2 (t=0, 1 h: M), J3 (t=2000, 300 s: S).
+def test_hours_of_slices_with_the_papers_defaults_and_backfills_that_must_finish():
+    # 1 host, default parameters but slice_backfill: finish. J1 (t=0, 4 h: L), J2 (t=0, 1 h: M), J3 (t=2000, 300 s: S).
     # Interval 1 at 0, no S job: M 0-1080 (30 % of 3600), L 1080-3600.
     #   J2 runs 0-1080 (2520 s left); J1 starts fresh at 1080 (no overhead), 2520 s done,
     #   11880 left. J3 arrives at 2000: the host is taken, it waits.
@@ -116,7 +118,7 @@ def test_hours_of_slices_with_the_papers_defaults():
     # Interval 5 at 14400: no M job: L alone, J1 is not preempted and ends at 19110.
     # Resumes (context switches): J2 at 3900, 7200, 10800; J1 at 4890, 8280, 11880: 6.
     r = simulate(jobs((0, 1, 14400), (0, 1, 3600), (2000, 1, 300)), hosts=1,
-                 policy=PectBroker(record_slices=True), check=True)
+                 policy=PectBroker(record_slices=True, slice_backfill="finish"), check=True)
     assert starts(r) == {1: 1080.0, 2: 0.0, 3: 3600.0}
     assert finishes(r) == {1: pytest.approx(19110.0), 2: pytest.approx(11430.0), 3: 3900.0}
     rec = r.records.by_id()
@@ -157,3 +159,92 @@ def test_a_resumed_job_past_its_estimate_keeps_its_processors_in_the_plan():
              interval=40.0, skip_empty=False)
     assert starts(r) == {1: 0.0, 2: 2.0} and finishes(r) == {1: 2.0, 2: 3.0}
     assert r.records.by_id()[1]["suspensions"] == 1
+
+
+# -- slice_backfill: preempt (the default): "valid until the end of the slice" -----------------
+
+def test_a_non_type_backfill_runs_until_the_slice_end_and_goes_on_in_its_own_slice():
+    # The jobs of the first test, default slice_backfill (preempt). 4 hosts.
+    # Interval 1 at 0 (no S job waits): M 0-30, L 30-100.
+    #   0: J2 (M) starts on hosts 0-1. J1 (L, 4 procs) finds 2 hosts: it is reserved in L.
+    #   5: J3 (S, 8 s) ends within the slice: backfilled on host 2, ends at 13.
+    #  20: J4 (S, 12 s) would outlive the slice (20 + 12 > 30); it is backfilled anyway: it
+    #      delays no M reservation until 30 and no S job; it runs 20-30 on host 2 (10 s done).
+    #  30: L slice: J2 (10 s left) and J4 (2 s left) are preempted; J1 starts on hosts 0-3.
+    # Interval 2 at 100: J4 is preempted, so an S slice of its 2 s + 5 s overhead: 100-107;
+    #   M and L share 93 s: M 107-134.9, L 134.9-200.
+    # 100 S slice: J1 preempted (130 s left); J4 resumes on host 2, progresses from 105, ends at
+    #      107. J2 (M) is backfilled into the S slice until its end: it resumes on hosts 0-1,
+    #      progresses 105-107 (8 s left).
+    # 107 M slice: J2, of the new slice's layer and running, is not preempted: it ends at 115.
+    # 115: J1 (L) is backfilled into the rest of the M slice (19.9 s > the 5 s overhead):
+    #      it resumes, progresses from 120, and the L slice at 134.9 keeps it running: 250.
+    # Interval 3 at 200: L alone, J1 goes on.
+    r = pect([(0, 4, 200), (0, 2, 40), (5, 1, 8), (20, 1, 12)], hosts=4)
+    assert starts(r) == {1: 30.0, 2: 0.0, 3: 5.0, 4: 20.0}
+    f = finishes(r)
+    assert (f[1], f[2], f[3], f[4]) == (pytest.approx(250.0), pytest.approx(115.0), 13.0, pytest.approx(107.0))
+    rec = r.records.by_id()
+    assert [rec[i]["suspensions"] for i in (1, 2, 3, 4)] == [1, 1, 0, 1]
+    assert r.datacenter.context_switches == 3
+    slices = [(round(a, 6), c, round(b, 6)) for a, c, b in r.broker.slices]
+    assert slices == [(0.0, "M", 30.0), (30.0, "L", 100.0), (100.0, "S", 107.0),
+                      (107.0, "M", 134.9), (134.9, "L", 200.0), (200.0, "L", 300.0)]
+
+
+def test_hours_of_slices_with_the_papers_defaults():
+    # The jobs of the hours test above, default slice_backfill (preempt); the same until 10800.
+    # Interval 4 at 10800: M 10800-11880: J2 ends at 11430. J1 (7170 s left) is backfilled
+    #   into the 450 s left of the M slice: it resumes at 11430 and progresses 11490-11880
+    #   (6780 left); at the L slice it is of the new slice's layer and keeps running: no
+    #   switch, no overhead; it ends at 11490 + 7170 = 18660.
+    r = simulate(jobs((0, 1, 14400), (0, 1, 3600), (2000, 1, 300)), hosts=1,
+                 policy=PectBroker(record_slices=True), check=True)
+    assert starts(r) == {1: 1080.0, 2: 0.0, 3: 3600.0}
+    assert finishes(r) == {1: pytest.approx(18660.0), 2: pytest.approx(11430.0), 3: 3900.0}
+    rec = r.records.by_id()
+    assert [rec[i]["suspensions"] for i in (1, 2, 3)] == [3, 3, 0]
+    assert r.datacenter.context_switches == 6
+
+
+def test_a_non_type_backfill_never_delays_a_reservation_of_its_own_class():
+    # 4 hosts. Ma (t=0, 1 proc, 40 s: M), La (t=0, 4 procs, 100 s: L), Lb (t=0, 1 proc, 150 s: L).
+    # 0 M slice (0-30): Ma runs on host 0. La needs 4 hosts: reserved in the L layer at once
+    #   (the layer is empty). Lb would fit in the M slice on the 3 free hosts, but in the L
+    #   layer it would hold a processor La needs: refused (with ``finish`` it would be too long).
+    # 30 L slice: Ma preempted (10 s left); La starts on hosts 0-3 (70 s done by 100).
+    # Interval 2 at 100: M 100-130, L 130-200. Ma resumes, progresses from 105, ends at 115;
+    #   Lb still cannot start: La holds the L layer until 130 in layer time.
+    # 115: La is backfilled into the M slice (resumes, progresses 120-150); kept at 130; ends 150.
+    # 150: Lb starts (L slice), runs 150-200, goes on alone in interval 3, ends at 300.
+    r = pect([(0, 1, 40), (0, 4, 100), (0, 1, 150)], hosts=4)
+    assert starts(r) == {1: 0.0, 2: 30.0, 3: 150.0}
+    assert finishes(r) == {1: 115.0, 2: 150.0, 3: 300.0}
+
+
+def test_a_non_type_backfill_takes_hosts_its_own_layer_does_not_hold():
+    # 4 hosts. Ma (t=0, 1 proc, 45 s: M), La (t=0, 2 procs, 300 s: L), Mb (t=90, 4 procs, 26 s: M),
+    # Lb (t=101, 2 procs, 100 s: L).
+    #  0 M slice (0-30): Ma on host 0; La is backfilled on hosts 1-2 (the L layer is empty).
+    # 30 L slice: La keeps running; Ma (15 s left) is backfilled into it: ends at 50.
+    # 90: Mb needs 4 hosts: waits (reserved in the M layer).
+    # Interval 2 at 100: M 100-130, L 130-200. La preempted (200 s left); Mb runs 100-126.
+    # 101: Lb arrives, no host is free.
+    # 126: 4 s are left in the slice, less than the 5 s overhead: La is not resumed. Lb is
+    #   backfilled, on hosts 0 and 3: hosts 1-2 are free but La, preempted, holds them in the
+    #   L layer (the first idle hosts, 0-1, would collide with La in the L slice).
+    # 130 L slice: Lb keeps running (ends 226); La resumes on hosts 1-2, from 135: ends 335.
+    r = simulate(jobs((0, 1, 45), (0, 2, 300), (90, 4, 26), (101, 2, 100)), hosts=4,
+                 policy=PectBroker(**PARAMS), record=True, check=True)
+    assert starts(r) == {1: 0.0, 2: 0.0, 3: 100.0, 4: 126.0}
+    assert finishes(r) == {1: 50.0, 2: pytest.approx(335.0), 3: 126.0, 4: pytest.approx(226.0)}
+    placed = {(j, action): list(hosts) for _, action, j, _, hosts in r.datacenter.log
+              if action in ("start", "resume")}
+    assert sorted(placed[(4, "start")]) == [0, 3]
+    assert sorted(placed[(2, "start")]) == sorted(placed[(2, "resume")]) == [1, 2]
+
+
+def test_slice_backfill_is_one_of_the_two_readings():
+    assert PectBroker().options.slice_backfill == "preempt"
+    with pytest.raises(PolicySpecError, match=r"slice_backfill: unknown value 'carry'"):
+        simulate(jobs((0, 1, 1)), hosts=1, policy="pect", params={"slice_backfill": "carry"})
