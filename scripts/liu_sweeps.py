@@ -113,6 +113,8 @@ def tables(results: Mapping[str, str]) -> dict[str, list[dict]]:
 
 
 FW_WHERE = ("FWload", "FW", "section 4.2")
+#: the sensitivity table's columns, in this order (the sweep's tag.fw values)
+FW_READINGS = ("fitted", "calibrated", "serial17", "repeat10", "norepeat", "nasa", "nasa-norepeat")
 
 
 def sensitivity_evidence(sens: list[dict], fw: str, data: str):
@@ -143,9 +145,10 @@ def sensitivity_table(data: str) -> str:
     from cloudsim_py.experiments.claims import liu2013, liu2015
     from cloudsim_py.experiments.claims.core import read_csv
     sens = list(read_csv(os.path.join(data, "liu-fw-sensitivity.csv")))
-    variants = list(dict.fromkeys(r["fw"] for r in sens))
+    seen = set(r["fw"] for r in sens)
+    variants = [v for v in FW_READINGS if v in seen] + sorted(seen - set(FW_READINGS))
     claims = [c for c in liu2015.figure_claims() + liu2013.claims()
-              if any(w in c.where.split(", ") or c.where.endswith(w) for w in FW_WHERE)
+              if (c.where == "section 4.2" or any(w in c.where.split(", ") for w in FW_WHERE[:2]))
               and "Figs. 7-8" not in c.where and "Figs. 9-10" not in c.where]
     cols = {v: ledger(claims, sensitivity_evidence(sens, v, data)) for v in variants}
     lines = ["| claim | " + " | ".join(variants) + " |", "|---|" + "---|" * len(variants)]
@@ -153,10 +156,12 @@ def sensitivity_table(data: str) -> str:
         cells = []
         for v in variants:
             row = cols[v][i]
-            cells.append("-" if row.verdict.startswith("not attempted") else f"{row.verdict}: {row.ours}")
+            ours = row.ours if len(row.ours) <= 34 else row.ours[:32].rstrip(" ,;:(") + " ..."
+            cells.append("-" if row.verdict.startswith("not attempted") else f"{row.verdict}: {ours}")
         if all(x == "-" for x in cells):
             continue
-        lines.append(f"| {c.paper}, {c.where}: {c.text} | " + " | ".join(cells) + " |")
+        lines.append(f"| {c.paper}, {c.where.replace('FWload', 'FW').replace(', FW', '')}: {c.text} | "
+                     + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
