@@ -8,7 +8,8 @@ claims ledger reads (issue 18 items 4 and 5).
 
 Sweeps (scenarios/papers/): ``liu2015-figs4-10-small.yaml`` (Liu 2015 section 4.2 and Figs.
 7-10), ``liu2013-small.yaml`` (Liu 2013 Figs. 3-4 and section 5.4), ``liu-fw-sensitivity.yaml``
-(the Feitelson-workload claims under five readings of the feitelson96 model). Each recorded row
+(the Feitelson-workload claims under eight readings of the feitelson96 model) and
+``liu-fw-size.yaml`` (the calibrated one with 100,000 jobs, recorded with them). Each recorded row
 is the mean over the seeds of one (workload, variant, load[, study]) cell, with the number of
 seeds; times in seconds; ``migrations`` is per job (Liu 2013's mig_num)."""
 
@@ -29,11 +30,13 @@ SWEEPS = {
     "liu2015-figs": "scenarios/papers/liu2015-figs4-10-small.yaml",
     "liu2013": "scenarios/papers/liu2013-small.yaml",
     "liu-fw-sensitivity": "scenarios/papers/liu-fw-sensitivity.yaml",
+    "liu-fw-size": "scenarios/papers/liu-fw-size.yaml",
 }
 RESULTS = {
     "liu2015-figs": "results/papers/liu2015-figs4-10-small.parquet",
     "liu2013": "results/papers/liu2013-small.parquet",
     "liu-fw-sensitivity": "results/papers/liu-fw-sensitivity.parquet",
+    "liu-fw-size": "results/papers/liu-fw-size.parquet",
 }
 METRICS = ("avg_wait", "avg_response", "avg_bsld", "max_wait", "max_bsld", "utilization", "kills",
            "migrations")
@@ -105,16 +108,18 @@ def tables(results: Mapping[str, str]) -> dict[str, list[dict]]:
     if os.path.exists(path):
         out["liu2013"] = aggregate(read_results(path), ("workload", "study", "variant", "load"),
                                    lambda r: (r["tag.workload"], r["tag.study"], liu2013_variant(r), load(r)))
-    path = results["liu-fw-sensitivity"]
-    if os.path.exists(path):
-        out["liu-fw-sensitivity"] = aggregate(read_results(path), ("fw", "paper", "variant", "load"),
+    sens = [r for name in ("liu-fw-sensitivity", "liu-fw-size") if os.path.exists(results[name])
+            for r in read_results(results[name])]
+    if sens:
+        out["liu-fw-sensitivity"] = aggregate(sens, ("fw", "paper", "variant", "load"),
                                               lambda r: (r["tag.fw"], r["tag.paper"], sensitivity_variant(r), load(r)))
     return out
 
 
 FW_WHERE = ("FWload", "FW", "section 4.2")
 #: the sensitivity table's columns, in this order (the sweep's tag.fw values)
-FW_READINGS = ("fitted", "calibrated", "serial17", "repeat10", "norepeat", "nasa", "nasa-norepeat")
+FW_READINGS = ("fitted", "calibrated", "calibrated-20k", "calibrated-100k", "serial17", "repeat10", "norepeat", "nasa",
+               "nasa-norepeat")
 
 
 def sensitivity_evidence(sens: list[dict], fw: str, data: str):
