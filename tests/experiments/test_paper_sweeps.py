@@ -20,6 +20,10 @@ RUNS = {
     "liu2015-figs9-10-cpu-mean.yaml": (700, []),      # 2 x 10 x 7 variants x 5
     "liu2013-figs3-4.yaml": (600, []),            # 2 x 10 x 6 policies x 5
     "liu2013-sec5.4.yaml": (570, []),             # 2 x 3 loads x 5 seeds x (1 + 4 + 8 + 6)
+    "liu2015-figs4-10-small.yaml": (330, []),     # 2 workloads x 11 variants x 5 loads x 3 seeds
+    "liu2013-small.yaml": (450, []),              # 2 x 3 seeds x (6 policies x 5 loads + 15 AMCBF variants x 3)
+    "liu-fw-sensitivity.yaml": (560, []),         # 8 FW readings x 2 seeds x (4 x 5 + 5 x 3)
+    "liu-fw-size.yaml": (40, []),                 # 4 policies x 5 loads x 2 seeds, 100,000 jobs
     "reproduce-traces.yaml": (312, None),         # 16 x (2 + 3 x 5) + 2 x 4 x 5; every shared trace
     "sodan2009-figs1-3.yaml": (189, []),          # (4 x 5 + 1) F_A points x 3 schedulers x 3 seeds
     "sodan2009-fig7-vm.yaml": (69, []),           # (3 + 4 + 6 + 2 x 5) points x 3 seeds

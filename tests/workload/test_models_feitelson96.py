@@ -157,6 +157,7 @@ def test_fit_script_reproduces_the_shipped_data(shared_trace, tmp_path):
     ({"fit": "paper"}, "fit"), ({"pow2_weights": {3: 1.0}}, "pow2_weights"),
     ({"pow2_weights": {4: -1.0}}, "pow2_weights.4"), ({"short_mean": 0}, "short_mean"),
     ({"max_repeats": 0}, "max_repeats"), ({"harmonic_order": "1.5"}, "harmonic_order"),
+    ({"runtime_scale": 0}, "runtime_scale"), ({"max_size": 0}, "max_size"),
 ])
 def test_bad_parameters_name_themselves(kwargs, name):
     with pytest.raises(ParameterError) as err:
@@ -182,3 +183,32 @@ def test_a_long_repetition_chain_caps_the_load_and_says_so(caplog):
     g = Feitelson96(load=0.8, max_repeats=100)
     g.generate(20_000, np.random.default_rng(0))
     assert g.achieved_load == pytest.approx(0.8, rel=2e-4)
+
+
+# -- the calibration to Liu's FWload (docs/workload-models.md, "Calibrated to Liu's FWload") --
+
+def test_max_size_removes_larger_sizes_and_keeps_the_others_proportions():
+    # Liu 2013 section 5.1: 1-256 processes. Sizes 257-320 get 0; P(2)/P(1) is unchanged.
+    full = Feitelson96(procs=320).size_probabilities()
+    capped = Feitelson96(procs=320, max_size=256).size_probabilities()
+    assert capped[256:].sum() == 0.0 and capped.sum() == pytest.approx(1.0)
+    assert capped[1] / capped[0] == pytest.approx(full[1] / full[0])
+    assert capped[0] == pytest.approx(full[0] / full[:256].sum())
+
+
+def test_runtime_scale_multiplies_every_runtime_and_nothing_else():
+    # same seed, same draws: each runtime is ceil(scale x the unscaled draw), sizes and the
+    # number of jobs per repetition run unchanged
+    a = Feitelson96(procs=320).generate(2000, np.random.default_rng(5))
+    b = Feitelson96(procs=320, runtime_scale=0.5).generate(2000, np.random.default_rng(5))
+    assert np.array_equal(np.sort(a.col("alloc_procs")), np.sort(b.col("alloc_procs")))
+    assert b.col("run").sum() == pytest.approx(0.5 * a.col("run").sum(), rel=0.01)
+
+
+def test_calibrated_fwload_has_liu_2013s_mean_runtime_of_2500_s():
+    # Liu 2013 section 5.4: 600 s is 24 % of the average execution time -> 2,500 s; the sweeps'
+    # FWload is the SDSC-Par fit with max_size 256 and runtime_scale 0.288 (expected mean 2,500 s)
+    t = Feitelson96(procs=320, max_size=256, runtime_scale=0.288).generate(200_000, np.random.default_rng(7))
+    assert t.col("run").mean() == pytest.approx(2500, rel=0.1)
+    assert t.col("alloc_procs").max() <= 256
+    assert (t.col("alloc_procs") == 1).mean() < 0.18          # Liu 2015: under 18 % serial

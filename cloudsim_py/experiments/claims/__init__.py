@@ -2,8 +2,8 @@
 row each (paper, where, the claim, our number, the verdict), computed from recorded runs in
 docs/data, never typed by hand. The mechanism is :mod:`.core`; each paper's claims are a module
 (:mod:`.liu2015`, :mod:`.li`, :mod:`.liu2013`, :mod:`.paper004`, :mod:`.sodan2009`) with a
-``claims()`` function; ``scripts/reproduce.py claims`` writes the ledger into
-docs/reproduction.md."""
+``claims()`` function; :mod:`.loadsweep` reads the recorded load sweeps of Liu 2013 and Liu
+2015 for theirs; ``scripts/reproduce.py claims`` writes the ledger into docs/reproduction.md."""
 
 from __future__ import annotations
 

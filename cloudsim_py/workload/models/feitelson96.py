@@ -26,6 +26,13 @@ is shipped as ``fit: NASA-iPSC-1993``):
   previous run ends (SWF fields 17/18: preceding job, think time 0) and has the same size and
   runtime (our choice: in the logs consecutive runs' log-runtimes correlate 0.65-0.9);
 - new jobs arrive as a Poisson process (presumed, unverified) at the log's rate of new jobs.
+
+Two knobs calibrate the fitted form to what Liu 2013/2015 say of their Feitelson workload
+(docs/workload-models.md, "Calibrated to Liu's FWload"): ``runtime_scale`` multiplies both
+runtime branch means (Liu 2013 section 5.4 implies a mean runtime of 2,500 s: 600 s is "24
+percent of the average job execution time"), and ``max_size`` caps the job size (Liu 2013
+section 5.1: "between 1 and 256" processes when using workload models); sizes above it get
+probability 0 and the others keep their relative weights.
 """
 
 from __future__ import annotations
@@ -98,6 +105,8 @@ class Feitelson96:
     repeat_exponent: float = attrs.field(default=None, validator=real(0.0, optional=True))
     max_repeats: int = attrs.field(default=None, validator=integer(1, optional=True))
     mean_interarrival: float = attrs.field(default=None, validator=real(0.0, lo_open=True, optional=True))
+    runtime_scale: float = attrs.field(default=1.0, validator=real(0.0, lo_open=True))
+    max_size: int | None = attrs.field(default=None, validator=integer(1, optional=True))
     label: str = attrs.field(default="", init=False)
     achieved_load: float | None = attrs.field(default=None, init=False)
 
@@ -117,7 +126,7 @@ class Feitelson96:
 
     # -- the model's distributions ---------------------------------------------------------
     def size_probabilities(self) -> np.ndarray:
-        """P(size = n) for n = 1..procs."""
+        """P(size = n) for n = 1..procs; 0 above ``max_size``."""
         n = np.arange(1, self.procs + 1)
         pow2 = (n & (n - 1)) == 0
         w = np.full(self.procs, float(self.other_weight))
@@ -126,6 +135,8 @@ class Feitelson96:
                 w[k - 1] = weight
         w[0] = self.serial_weight
         w = np.where(pow2 | (n == 1), w, self.other_weight) * n ** -float(self.harmonic_order)
+        if self.max_size is not None:
+            w = np.where(n <= self.max_size, w, 0.0)
         total = w.sum()
         if not total > 0:
             raise ParameterError("serial_weight", "all size weights are zero")
@@ -156,7 +167,8 @@ class Feitelson96:
         lengths[-1] -= int(ends[groups - 1] - jobs)
         size = rng.choice(self.procs, size=groups, p=self.size_probabilities()) + 1
         short = rng.random(groups) < self.short_probability(size)
-        run = np.maximum(1.0, np.ceil(rng.exponential(np.where(short, self.short_mean, self.long_mean))))
+        means = np.where(short, self.short_mean, self.long_mean) * float(self.runtime_scale)
+        run = np.maximum(1.0, np.ceil(rng.exponential(means)))
         arrival = np.cumsum(rng.exponential(self.mean_interarrival, groups))
 
         g = np.repeat(np.arange(groups), lengths)
@@ -196,6 +208,7 @@ class Feitelson96:
         params: dict[str, Any] = {"fit": self.fit, "label": self.label, "procs": self.procs,
                                   "load": self.load, "interarrival_scale": c}
         params.update({name: getattr(self, name) for name in ("harmonic_order", *_FITTED)})
+        params.update(runtime_scale=self.runtime_scale, max_size=self.max_size)
         header = model_header("feitelson96 fitted to " + self.fit if "fitted" in self.label else "feitelson96",
                               TITLE, self.procs, jobs, params, achieved, self.load,
                               notes=[self.label, "repeated runs: field 17 = preceding run, field 18 = "
