@@ -22,12 +22,12 @@ from typing import IO, Any, Iterable, Sequence
 
 import numpy as np
 
-from .errors import OutputError
-from .metrics import STATE_FIELDS, JobLog, JobRecords, csv_header, derived, finished_lines
-from .workload.job import Job
+from ..errors import OutputError
+from ..metrics import STATE_FIELDS, JobLog, JobRecords, csv_header, derived, finished_lines
+from ..workload.job import Job
 
 #: the files a run writes (and ``--force`` replaces); a sub-folder per label with several brokers
-RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf")
+RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf", "schedule.csv", "timeline.csv")
 TMP_PREFIX = ".tmp-"
 #: a temporary file of :func:`_tmp_name`: ``.tmp-<pid>-<name>``
 _TMP_NAME = re.compile(r"^\.tmp-(\d+)-.+$")
@@ -309,7 +309,7 @@ def partial_row(values: dict[str, Any], text: Sequence[str] = (), words: dict[st
 def skipped_rows(skipped: Iterable[tuple[str, np.ndarray]], text: Sequence[str] = ()) -> Iterable[list[str]]:
     """Rows of SWF records the loader skipped, by reason: id, submit, processors, runtime,
     requested time."""
-    from .workload.table import COL
+    from ..workload.table import COL
 
     for reason, rows in skipped:
         for r in rows.tolist():
