@@ -75,8 +75,8 @@ def _cmd_run(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else scenario.output.dir
     if out is None and (scenario.output.schedule or scenario.output.timeline):
         asked = [f for f in ("schedule", "timeline") if getattr(scenario.output, f)]
-        raise OutputError(f"{' and '.join(n + '.csv' for n in asked)} need an output folder: "
-                          "give --out DIR or output.dir in the scenario")
+        raise OutputError(f"{' and '.join(n + '.csv' for n in asked)} need{'s' if len(asked) == 1 else ''} "
+                          "an output folder: give --out DIR or output.dir in the scenario")
     runs = run_scenario(scenario, out, listeners, force=args.force)
     if not args.quiet:
         for line in runs[0][1].loader:

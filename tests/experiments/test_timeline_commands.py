@@ -46,7 +46,7 @@ def test_the_flags_write_both_files(tmp_path):
 
 def test_a_flag_without_an_output_folder_is_an_error(tmp_path, capsys):
     assert main(["run", scenario(tmp_path), "--timeline", "-q"]) == 2
-    assert "cloudsim-py: error: timeline.csv need an output folder" in capsys.readouterr().err
+    assert "cloudsim-py: error: timeline.csv needs an output folder" in capsys.readouterr().err
 
 
 def test_an_unknown_output_key_is_named(tmp_path, capsys):
