@@ -1,6 +1,8 @@
 """Results on disk: the output folder's rules (checked before a run), files written under a
-temporary name and renamed, and ``jobs.csv`` streamed while the run goes. Imports the metrics
-and the job states; nothing of the engine, the brokers or the scenarios.
+temporary name and renamed, and ``jobs.csv`` streamed while the run goes (``schedule.csv`` and
+``timeline.csv``, streamed by datacenter listeners, are in :mod:`.schedule` and
+:mod:`.timeline`). Imports the metrics and the job states; nothing of the engine, the brokers
+or the scenarios.
 
 ``jobs.csv``: the columns of :attr:`~cloudsim_py.metrics.JobRecords.FIELDS`, the system's text
 columns (a cloud system's ``cloud,mode,requested_start,dag,task``; none for a datacenter), then
