@@ -11,7 +11,7 @@ import traceback
 from typing import Any, Sequence, TextIO
 
 from . import __version__
-from .errors import CloudSimError, PolicyFailure
+from .errors import CloudSimError, OutputError, PolicyFailure
 
 log = logging.getLogger("cloudsim_py")
 
@@ -65,8 +65,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from .scenario.run import run_scenario
 
     scenario = load_scenario(args.scenario, args.set or ())
+    if args.schedule or args.timeline:
+        import attrs
+
+        output = attrs.evolve(scenario.output, schedule=scenario.output.schedule or args.schedule,
+                              timeline=scenario.output.timeline or args.timeline)
+        scenario = attrs.evolve(scenario, output=output)
     listeners = [Progress()] if not args.quiet and sys.stderr.isatty() else []
     out = args.out if args.out is not None else scenario.output.dir
+    if out is None and (scenario.output.schedule or scenario.output.timeline):
+        asked = [f for f in ("schedule", "timeline") if getattr(scenario.output, f)]
+        raise OutputError(f"{' and '.join(n + '.csv' for n in asked)} need{'s' if len(asked) == 1 else ''} "
+                          "an output folder: give --out DIR or output.dir in the scenario")
     runs = run_scenario(scenario, out, listeners, force=args.force)
     if not args.quiet:
         for line in runs[0][1].loader:
@@ -116,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress or cleaning report")
     p.add_argument("--force", action="store_true",
                    help="write into a non-empty output folder, replacing a previous run's files")
+    p.add_argument("--schedule", action="store_true",
+                   help="also write schedule.csv, every action of every datacenter (output.schedule)")
+    p.add_argument("--timeline", action="store_true",
+                   help="also write timeline.csv: running, queued, suspended jobs and busy processors "
+                        "per tier over time (output.timeline)")
     p.set_defaults(func=_cmd_run)
 
     p = sub.add_parser("validate", help="check a scenario (and load its workload) without running")

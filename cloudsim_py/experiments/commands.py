@@ -1,10 +1,11 @@
-"""CLI subcommands ``sweep``, ``plot``, ``report`` and ``gantt`` (registered by
+"""CLI subcommands ``sweep``, ``plot``, ``report``, ``gantt`` and ``timeline`` (registered by
 ``cloudsim_py.cli`` through :func:`add_experiment_commands`).
 
     cloudsim-py sweep scenarios/papers/liu2015-figs4-6-small.yaml --jobs 2
     cloudsim-py plot results/x.parquet --x workload.model.load --y avg_bsld --hue policy
     cloudsim-py report results/x.parquet --rows tag.trace --baseline fcfs
-    cloudsim-py gantt results/runs/3f2a9c0d1e4b
+    cloudsim-py gantt results/runs/3f2a9c0d1e4b --from 0 --to 3600
+    cloudsim-py timeline results/quick/fcfs results/quick/easy
 """
 
 from __future__ import annotations
@@ -105,7 +106,11 @@ def _cmd_gantt(args: argparse.Namespace) -> int:
     from .gantt import gantt_from_file, schedule_path
     from .plots import save_figure
 
-    kw: dict[str, Any] = {"start": args.start, "end": args.end, "job_labels": not args.no_labels}
+    _check_window(args)
+    if args.max_bars < 1:
+        raise ExperimentError(f"--max-bars: expected a positive number, got {args.max_bars}")
+    kw: dict[str, Any] = {"start": args.start, "end": args.end, "job_labels": not args.no_labels,
+                          "max_bars": args.max_bars}
     if args.hosts is not None:
         kw["hosts"] = args.hosts
     if args.tiers is not None:
@@ -117,8 +122,36 @@ def _cmd_gantt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_window(args: argparse.Namespace) -> None:
+    import math
+
+    for name, value in (("--from", args.start), ("--to", args.end)):
+        if value is not None and not math.isfinite(value):
+            raise ExperimentError(f"{name}: expected a finite time in seconds, got {value}")
+    if args.start is not None and args.end is not None and args.end <= args.start:
+        raise ExperimentError(f"--to {args.end:g} must be after --from {args.start:g}")
+
+
+def _cmd_timeline(args: argparse.Namespace) -> int:
+    from .plots import save_figure
+    from .usage import timeline_path, usage_from_runs
+
+    _check_window(args)
+    if args.max_steps < 1:
+        raise ExperimentError(f"--max-steps: expected a positive number, got {args.max_steps}")
+    fig = usage_from_runs(args.runs, start=args.start, end=args.end, title=args.title, max_steps=args.max_steps)
+    prefix = args.output or os.path.join(os.path.dirname(timeline_path(args.runs[0])), "timeline")
+    for path in save_figure(fig, prefix):
+        print(f"wrote {path}")
+    return 0
+
+
 def add_experiment_commands(subparsers: Any) -> None:
-    """Add ``sweep``, ``plot``, ``report`` and ``gantt`` to an argparse sub-parsers object."""
+    """Add ``sweep``, ``plot``, ``report``, ``gantt`` and ``timeline`` to an argparse
+    sub-parsers object."""
+    from .gantt import MAX_BARS
+    from .usage import MAX_STEPS
+
     p = subparsers.add_parser("sweep", help="run a sweep of scenarios into a results table",
                               description="Expand a sweep file (base scenario x grid x zipped axes), "
                               "validate every run, and run those not yet in the results table. "
@@ -172,14 +205,38 @@ def add_experiment_commands(subparsers: Any) -> None:
     p.add_argument("--format", choices=("text", "md"), default="text")
     p.set_defaults(func=_cmd_report)
 
-    p = subparsers.add_parser("gantt", help="draw the Gantt chart of one run's schedule.csv",
-                              description="Hosts x time, tiers shaded, kills and migrations marked; "
-                              "writes PREFIX.png and PREFIX.pdf (default RUN_DIR/gantt).")
-    p.add_argument("run", help="run folder holding schedule.csv, or the schedule file itself")
+    p = subparsers.add_parser("gantt", help="draw the Gantt chart of one run (schedule.csv or a cloud's "
+                                            "intervals.csv)",
+                              description="Hosts (a cloud's VMs) x time, bars coloured by job, tiers "
+                              "shaded, a cloud's overheads grey; kills, preemptions and migrations "
+                              "marked. Reads RUN_DIR/intervals.csv (cloud runs) or RUN_DIR/schedule.csv "
+                              "(run --schedule). Writes PREFIX.png and PREFIX.pdf (default RUN_DIR/gantt). "
+                              f"More than --max-bars bars (default {MAX_BARS:,}) in the window are "
+                              "refused: draw a window with --from/--to.")
+    p.add_argument("run", help="run folder holding schedule.csv or intervals.csv, or the file itself")
     p.add_argument("-o", "--output", metavar="PREFIX")
-    p.add_argument("--start", type=float, help="first time shown (s)")
-    p.add_argument("--end", type=float, help="last time shown (s)")
+    p.add_argument("--from", "--start", dest="start", type=float, metavar="T", help="first time shown (s)")
+    p.add_argument("--to", "--end", dest="end", type=float, metavar="T", help="last time shown (s)")
+    p.add_argument("--max-bars", type=int, default=MAX_BARS,
+                   help=f"refuse charts with more bars in the window (default {MAX_BARS:,})")
     p.add_argument("--hosts", type=int, help="hosts drawn (default: the run's)")
     p.add_argument("--tiers", type=int, help="tiers drawn (default: the run's)")
     p.add_argument("--no-labels", action="store_true", help="no job ids on the bars")
     p.set_defaults(func=_cmd_gantt)
+
+    p = subparsers.add_parser("timeline", help="draw utilization and queue length over time of one or "
+                                               "several runs (timeline.csv)",
+                              description="Busy processors over capacity per tier, and queued (and "
+                              "suspended) jobs, as step lines, one per run; the datacenters or clouds "
+                              "of a run summed. Reads RUN_DIR/timeline.csv (run --timeline). Writes "
+                              "PREFIX.png and PREFIX.pdf (default: the first run folder's timeline). "
+                              f"More than --max-steps steps (default {MAX_STEPS:,}) in the window are "
+                              "refused: draw a window with --from/--to.")
+    p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run folders holding timeline.csv (or the files)")
+    p.add_argument("-o", "--output", metavar="PREFIX")
+    p.add_argument("--from", dest="start", type=float, metavar="T", help="first time shown (s)")
+    p.add_argument("--to", dest="end", type=float, metavar="T", help="last time shown (s)")
+    p.add_argument("--max-steps", type=int, default=MAX_STEPS,
+                   help=f"refuse charts with more steps in the window (default {MAX_STEPS:,})")
+    p.add_argument("--title")
+    p.set_defaults(func=_cmd_timeline)

@@ -1,6 +1,7 @@
 """The schedule file of one run, ``schedule.csv`` (columns ``time,action,job,tier,hosts``, host
-ids space-separated), written from a datacenter's ``record=True`` log, read back, and turned
-into the segments a Gantt chart draws. Imports nothing from the simulator."""
+ids space-separated, then ``datacenter`` in the file a scenario run writes,
+``cloudsim_py.outputs.schedule``), written from a datacenter's ``record=True`` log, read back,
+and turned into the segments a Gantt chart draws. Imports nothing from the simulator."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import attrs
 from ..errors import ExperimentError
 
 COLUMNS = ("time", "action", "job", "tier", "hosts")
+#: the header of a scenario run's file (every datacenter of the run, named)
+NAMED_COLUMNS = COLUMNS + ("datacenter",)
 ACTIONS = ("start", "finish", "kill", "suspend", "resume", "swap", "reject")
 
 
@@ -26,6 +29,7 @@ class ScheduleEvent:
     job: int
     tier: int
     hosts: tuple[int, ...]
+    datacenter: str = ""
 
 
 def write_schedule(path: str, log: Iterable[Sequence]) -> int:
@@ -54,20 +58,24 @@ def read_schedule(path: str) -> list[ScheduleEvent]:
     with fh:
         reader = csv.reader(fh)
         header = next(reader, None)
-        if header is None or tuple(h.strip() for h in header) != COLUMNS:
-            raise ExperimentError(f"{path}:1: expected the header {','.join(COLUMNS)}, got {header}")
+        names = tuple(h.strip() for h in header) if header is not None else None
+        if names not in (COLUMNS, NAMED_COLUMNS):
+            raise ExperimentError(f"{path}:1: expected the header {','.join(NAMED_COLUMNS)} (or without "
+                                  f"datacenter), got {header}")
+        width = len(names)
         events = []
         for n, row in enumerate(reader, 2):
             if not row:
                 continue
-            if len(row) != len(COLUMNS):
-                raise ExperimentError(f"{path}:{n}: {len(row)} cells, expected {len(COLUMNS)}")
-            time, action, job, tier, hosts = (c.strip() for c in row)
+            if len(row) != width:
+                raise ExperimentError(f"{path}:{n}: {len(row)} cells, expected {width}")
+            time, action, job, tier, hosts = (c.strip() for c in row[:5])
             if action not in ACTIONS:
                 raise ExperimentError(f"{path}:{n}: unknown action {action!r}; known: {', '.join(ACTIONS)}")
             try:
                 events.append(ScheduleEvent(float(time), action, int(job), int(tier),
-                                            tuple(int(h) for h in hosts.split())))
+                                            tuple(int(h) for h in hosts.split()),
+                                            row[5] if width > 5 else ""))
             except ValueError as exc:
                 raise ExperimentError(f"{path}:{n}: {exc}") from None
     return events
@@ -84,6 +92,10 @@ class Segment:
     start: float
     end: float
     ended_by: str
+    #: what the job does there: ``run`` (progress), ``lost`` (a run thrown away by a kill), or
+    #: a cloud's overhead (``transfer``, ``save``, ``migrate``, ``reload``, ``shutdown``,
+    #: ``cancelled``; ``intervals.csv``)
+    kind: str = "run"
 
 
 @attrs.define(slots=True, frozen=True)
@@ -106,13 +118,19 @@ class Timeline:
     rejected: int
     start: float
     end: float
-    hosts: int          #: highest host id + 1
+    hosts: int          #: highest host id + 1 (rows of the chart)
     tiers: int          #: highest tier + 1
+    #: with several datacenters (or clouds): ``(name, first row, rows)`` of each, in the order
+    #: they first appear; their hosts (VMs) are numbered on from the previous one's
+    groups: list = attrs.Factory(list)
 
 
 def timeline(events: Sequence[ScheduleEvent]) -> Timeline:
     """Segments and marks of a schedule. start and resume open a segment; finish, kill and
-    suspend close it; swap closes it and opens one in the new tier on the same hosts."""
+    suspend close it; swap closes it and opens one in the new tier on the same hosts. With
+    several datacenters the hosts of each are put after those of the previous one
+    (:attr:`Timeline.groups`)."""
+    events, groups = _one_numbering(events)
     open_: dict[int, tuple[float, int, tuple[int, ...]]] = {}
     suspended_on: dict[int, tuple[int, ...]] = {}
     segments: list[Segment] = []
@@ -148,4 +166,21 @@ def timeline(events: Sequence[ScheduleEvent]) -> Timeline:
     end = events[-1].time if events else 0.0
     for job, (t0, tier, hosts) in open_.items():
         segments.append(Segment(job, tier, hosts, t0, end, "open"))
-    return Timeline(segments, marks, rejected, start, end, top_host + 1, top_tier + 1)
+    return Timeline(segments, marks, rejected, start, end, top_host + 1, top_tier + 1, groups)
+
+
+def _one_numbering(events: Sequence[ScheduleEvent]) -> tuple[Sequence[ScheduleEvent], list]:
+    """The events with the hosts of every datacenter numbered on from the previous one's, and
+    the groups; the events as they are when there is one datacenter."""
+    rows: dict[str, int] = {}
+    for e in events:
+        top = max(e.hosts) + 1 if e.hosts else 0
+        rows[e.datacenter] = max(rows.get(e.datacenter, 0), top)
+    if len(rows) < 2:
+        return events, []
+    first, groups, at = {}, [], 0
+    for name, n in rows.items():
+        first[name] = at
+        groups.append((name, at, n))
+        at += n
+    return [attrs.evolve(e, hosts=tuple(h + first[e.datacenter] for h in e.hosts)) for e in events], groups

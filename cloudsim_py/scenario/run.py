@@ -16,6 +16,10 @@ import numpy as np
 
 from ..errors import OutputError, ScenarioError, StuckJobsError
 from ..outputs import JobsCsv, check_output_folder, write_json
+from ..outputs.schedule import ScheduleCsv
+from ..outputs.streamed import StreamedCsv
+from ..outputs.timeline import TimelineCsv
+from ..outputs.watch import Watched
 from ..runner import PreparedSystem, RunResult, run_system
 from ..validate import kind
 from .schema import BrokerSpec, Scenario, slug
@@ -27,10 +31,14 @@ def prepare(scenario: Scenario) -> PreparedSystem:
 
 
 def run_one(scenario: Scenario, broker: BrokerSpec, prepared: PreparedSystem, listeners: Sequence[Any] = (),
-            jobs_csv: JobsCsv | None = None) -> RunResult:
+            jobs_csv: JobsCsv | None = None, folder: str | None = None,
+            streams: list[StreamedCsv] | None = None) -> RunResult:
     """Run the prepared system under one broker (``jobs_csv``: stream the finished jobs
-    there). A run that ends with work neither finished nor rejected raises
-    :class:`~cloudsim_py.errors.StuckJobsError` (with the result)."""
+    there). With a ``folder``, the streamed files the scenario's output asks for
+    (``schedule.csv``, ``timeline.csv``) are opened there, watch every datacenter of the run
+    and are appended to ``streams`` (the caller closes or aborts them). A run that ends with
+    work neither finished nor rejected raises :class:`~cloudsim_py.errors.StuckJobsError`
+    (with the result)."""
     t0 = time.perf_counter()
     classes = None
     if scenario.classes is not None:
@@ -41,6 +49,8 @@ def run_one(scenario: Scenario, broker: BrokerSpec, prepared: PreparedSystem, li
     run = prepared.start(broker, scenario.seed, listeners)
     if jobs_csv is not None:
         run.world.log.sinks.append(jobs_csv)
+    if folder is not None and streams is not None:
+        streams += open_streams(folder, scenario, run.world.datacenters)
 
     def per_class(world: Any, summary: dict) -> None:
         if classes is not None:
@@ -52,6 +62,28 @@ def run_one(scenario: Scenario, broker: BrokerSpec, prepared: PreparedSystem, li
     return run_system(run, label=broker.name, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
                       t0=t0, report=prepared.report, table=prepared.table, after=per_class,
                       loader=prepared.report_lines())
+
+
+def open_streams(folder: str, scenario: Scenario, datacenters: Sequence[Watched]) -> list[StreamedCsv]:
+    """The streamed files ``output.schedule`` and ``output.timeline`` ask for, in ``folder``,
+    each watching every one of ``datacenters``."""
+    out: list[StreamedCsv] = []
+    try:
+        if scenario.output.schedule:
+            schedule = ScheduleCsv(os.path.join(folder, ScheduleCsv.name))
+            out.append(schedule)
+            for dc in datacenters:
+                schedule.watch(dc)
+        if scenario.output.timeline:
+            timeline = TimelineCsv(os.path.join(folder, TimelineCsv.name), max(dc.tiers for dc in datacenters))
+            out.append(timeline)
+            for dc in datacenters:
+                timeline.watch(dc)
+    except BaseException:
+        for stream in out:
+            stream.abort()
+        raise
+    return out
 
 
 def run_scenario(scenario: Scenario, out_dir: str | None = None,
@@ -95,15 +127,20 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
             except OSError as exc:
                 raise OutputError(f"output folder {folder}: cannot create it ({exc.strerror or exc})") from None
             writer = JobsCsv(os.path.join(folder, "jobs.csv"), scenario.metrics.tau, prepared.text)
+        streams: list[StreamedCsv] = []
         try:
-            result = run_one(scenario, spec, prepared, listeners, writer)
+            result = run_one(scenario, spec, prepared, listeners, writer, folder, streams)
         except StuckJobsError as exc:
             if writer is not None and isinstance(exc.result, RunResult):
                 writer.close(exc.result.world.log, _extra_rows(prepared, exc.result))
+                for stream in streams:      # what happened until the run got stuck
+                    stream.close()
             raise
         except BaseException:
             if writer is not None:
                 writer.abort()
+            for stream in streams:
+                stream.abort()
             raise
         for listener in listeners:
             reset = getattr(listener, "reset", None)
@@ -111,7 +148,7 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
                 reset()
         runs.append((spec.policy, result))
         if folder is not None and writer is not None:
-            written = write_outputs(folder, scenario, spec, result, prepared, writer, rerun)
+            written = write_outputs(folder, scenario, spec, result, prepared, writer, rerun, streams)
             prefix = slug(label) + "/" if several else ""
             files += [prefix + f for f in written]
     if out is not None and several:
@@ -132,14 +169,19 @@ def _extra_rows(prepared: PreparedSystem, result: RunResult) -> list:
 
 
 def write_outputs(folder: str, scenario: Scenario, broker: BrokerSpec, result: RunResult, prepared: PreparedSystem,
-                  jobs_csv: JobsCsv | None = None, rerun: dict | None = None) -> list[str]:
-    """``jobs.csv`` (closing the streamed one, or writing it whole), the system's own files, and
-    ``summary.json`` last, each put in place by a rename; returns the files' names."""
+                  jobs_csv: JobsCsv | None = None, rerun: dict | None = None,
+                  streams: Sequence[StreamedCsv] = ()) -> list[str]:
+    """``jobs.csv`` (closing the streamed one, or writing it whole), the streamed files
+    (``schedule.csv``, ``timeline.csv``: closed), the system's own files, and ``summary.json``
+    last, each put in place by a rename; returns the files' names."""
     if jobs_csv is None:
         jobs_csv = JobsCsv(os.path.join(folder, "jobs.csv"), scenario.metrics.tau, prepared.text)
         jobs_csv(result.records.columns)
     jobs_csv.close(result.world.log, _extra_rows(prepared, result))
     files = ["jobs.csv"]
+    for stream in streams:
+        stream.close()
+        files.append(stream.name)
     if result.run is not None:
         files += result.run.write_files(folder)
     doc = {
@@ -170,8 +212,9 @@ def scenario_options(scenario: Scenario, prepared: PreparedSystem) -> dict:
     if scenario.classes is not None:
         metrics["classes"] = {"S": scenario.classes.S, "M": scenario.classes.M}
     output: dict[str, Any] = {"dir": scenario.output.dir}
-    if scenario.output.swf:
-        output["swf"] = True
+    for flag in ("swf", "schedule", "timeline"):
+        if getattr(scenario.output, flag):
+            output[flag] = True
     return {
         "name": scenario.name, "seed": scenario.seed, "plugins": list(scenario.plugins),
         **prepared.options(),

@@ -31,10 +31,16 @@ __all__ = ["BrokerSpec", "DagWorkloadSpec", "DatacenterSpec", "FederationSpec", 
 @attrs.define(slots=True, frozen=True)
 class OutputSpec:
     """``dir``: where ``summary.json`` and ``jobs.csv`` go (relative to the working
-    directory); ``swf``: also write the schedule as an SWF file."""
+    directory); ``swf``: also write the schedule as an SWF file (a datacenter's);
+    ``schedule``: also write ``schedule.csv`` (every action of every datacenter, the rows of a
+    Gantt chart); ``timeline``: also write ``timeline.csv`` (running, queued and suspended jobs
+    and busy processors per tier, as step changes). Both for every kind of system; both need
+    an output folder."""
 
     dir: str | None = attrs.field(default=None, validator=text(optional=True))
     swf: bool = attrs.field(default=False, validator=boolean)
+    schedule: bool = attrs.field(default=False, validator=boolean)
+    timeline: bool = attrs.field(default=False, validator=boolean)
 
 
 @attrs.define(slots=True, frozen=True)

@@ -1,6 +1,8 @@
 """Results on disk: the output folder's rules (checked before a run), files written under a
-temporary name and renamed, and ``jobs.csv`` streamed while the run goes. Imports the metrics
-and the job states; nothing of the engine, the brokers or the scenarios.
+temporary name and renamed, and ``jobs.csv`` streamed while the run goes (``schedule.csv`` and
+``timeline.csv``, streamed by datacenter listeners, are in :mod:`.schedule` and
+:mod:`.timeline`). Imports the metrics and the job states; nothing of the engine, the brokers
+or the scenarios.
 
 ``jobs.csv``: the columns of :attr:`~cloudsim_py.metrics.JobRecords.FIELDS`, the system's text
 columns (a cloud system's ``cloud,mode,requested_start,dag,task``; none for a datacenter), then
@@ -22,12 +24,12 @@ from typing import IO, Any, Iterable, Sequence
 
 import numpy as np
 
-from .errors import OutputError
-from .metrics import STATE_FIELDS, JobLog, JobRecords, csv_header, derived, finished_lines
-from .workload.job import Job
+from ..errors import OutputError
+from ..metrics import STATE_FIELDS, JobLog, JobRecords, csv_header, derived, finished_lines
+from ..workload.job import Job
 
 #: the files a run writes (and ``--force`` replaces); a sub-folder per label with several brokers
-RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf")
+RUN_FILES = ("summary.json", "jobs.csv", "schedule.swf", "schedule.csv", "timeline.csv")
 TMP_PREFIX = ".tmp-"
 #: a temporary file of :func:`_tmp_name`: ``.tmp-<pid>-<name>``
 _TMP_NAME = re.compile(r"^\.tmp-(\d+)-.+$")
@@ -309,7 +311,7 @@ def partial_row(values: dict[str, Any], text: Sequence[str] = (), words: dict[st
 def skipped_rows(skipped: Iterable[tuple[str, np.ndarray]], text: Sequence[str] = ()) -> Iterable[list[str]]:
     """Rows of SWF records the loader skipped, by reason: id, submit, processors, runtime,
     requested time."""
-    from .workload.table import COL
+    from ..workload.table import COL
 
     for reason, rows in skipped:
         for r in rows.tolist():
