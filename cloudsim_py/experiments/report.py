@@ -10,15 +10,17 @@ from typing import Any, Mapping, Sequence
 
 import attrs
 
+from ..catalogue import metric as catalogue_metric
 from ..errors import ExperimentError
+from ..tables import format_table
 from .stats import Stats, group, ordered
 
 DEFAULT_METRICS = ("avg_wait", "max_wait", "avg_bsld", "max_bsld")
 
 
 def in_minutes(metric: str) -> bool:
-    """Times in seconds that Table 2 prints in minutes."""
-    return "wait" in metric or "response" in metric
+    """Times in seconds that Table 2 prints in minutes (the catalogue's unit)."""
+    return catalogue_metric(metric).unit == "min"
 
 
 @attrs.define(slots=True)
@@ -132,11 +134,7 @@ def format_text(blocks: Sequence[ReportBlock], rows_by: Sequence[str] = ()) -> s
     out = []
     for block in blocks:
         head, body = _table(block, rows_by)
-        widths = [max(len(line[i]) for line in [head] + body) for i in range(len(head))]
-        out.append(f"{block.label}: {_runs_note(block)}")
-        for line in [head] + body:
-            out.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i])
-                                 for i, c in enumerate(line)).rstrip())
+        out.append(format_table(head, body, title=f"{block.label}: {_runs_note(block)}"))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -148,9 +146,6 @@ def format_markdown(blocks: Sequence[ReportBlock], rows_by: Sequence[str] = ()) 
         head, body = _table(block, rows_by)
         out.append(f"**{block.label}** ({_runs_note(block)})")
         out.append("")
-        out.append("| " + " | ".join(head) + " |")
-        out.append("|---|" + "---:|" * (len(head) - 1))
-        for line in body:
-            out.append("| " + " | ".join(line) + " |")
+        out.append(format_table(head, body, markdown=True))
         out.append("")
     return "\n".join(out).rstrip() + "\n"

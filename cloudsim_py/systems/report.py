@@ -1,18 +1,16 @@
 """Plain-text tables of runs for the command line: the datacenter measures side by side (as Liu
-2015 Table 2), and a cloud system's (leases, DAG jobs). No simulation; imports nothing."""
+2015 Table 2), and a cloud system's (leases, DAG jobs). No simulation; imports only the shared table printer."""
 
 from __future__ import annotations
 
 import math
 from typing import Any, Callable, Sequence
 
+from ..tables import format_table
+
 
 def _table(title: str, head: list[str], body: list[list[str]]) -> str:
-    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
-    lines = [title]
-    for r in [head] + body:
-        lines.append("  ".join(c.ljust(widths[0]) if i == 0 else c.rjust(widths[i]) for i, c in enumerate(r)))
-    return "\n".join(lines)
+    return format_table(head, body, title=title)
 
 
 def _or_dash(fmt: Callable[[Any], str]) -> Callable[[Any], str]:
