@@ -82,7 +82,8 @@ def _cmd_plot(args: argparse.Namespace) -> int:
 
     rows = _rows(args.results, args.where)
     fig = plot_results(rows, args.x, args.y, hue=args.hue, over=_over(args.over), band=args.band,
-                       logy=args.logy, title=args.title)
+                       logy=args.logy, title=args.title, xlabel=args.xlabel, ylabels=args.ylabel or (),
+                       legend=args.legend)
     prefix = args.output or f"{os.path.splitext(args.results)[0]}-{'-'.join(args.y)}"
     for path in save_figure(fig, prefix):
         print(f"wrote {path}")
@@ -150,6 +151,7 @@ def add_experiment_commands(subparsers: Any) -> None:
     """Add ``sweep``, ``plot``, ``report``, ``gantt`` and ``timeline`` to an argparse
     sub-parsers object."""
     from .gantt import MAX_BARS
+    from .plots import BAND_ALIASES, BANDS, DEFAULT_BAND
     from .usage import MAX_STEPS
 
     p = subparsers.add_parser("sweep", help="run a sweep of scenarios into a results table",
@@ -174,24 +176,36 @@ def add_experiment_commands(subparsers: Any) -> None:
     p.set_defaults(func=_cmd_sweep)
 
     p = subparsers.add_parser("plot", help="plot a metric of a results table against a parameter",
-                              description="Mean over seeds with a 95 %% confidence band, one line per "
-                              "--hue value, one panel per --y; writes PREFIX.png and PREFIX.pdf.")
+                              description="Mean over seeds with a band (one standard deviation by "
+                              "default, kept inside the metric's bounds), one line per --hue value, one "
+                              "panel per --y, one legend below; axis labels with units (waits in "
+                              "minutes). Writes OUT as given when it ends in .png, .pdf or .svg, else "
+                              "OUT.png and OUT.pdf.")
     p.add_argument("results", help="results table (.parquet or .csv)")
     p.add_argument("--x", required=True, help="column on the x axis, e.g. workload.model.load")
     p.add_argument("--y", required=True, action="append", help="metric column (repeatable: one panel each)")
     p.add_argument("--hue", help="one line per value of this column, e.g. policy")
     p.add_argument("--where", action="append", metavar="COLUMN=VALUE", help="keep matching rows (repeatable)")
     p.add_argument("--over", default="seed", help="columns averaged over (comma-separated; default seed)")
-    p.add_argument("--band", default="ci95", choices=("ci95", "std", "none"),
-                   help="band around the mean (default: 95 %% confidence interval)")
-    p.add_argument("--logy", action="store_true", help="logarithmic y axis")
-    p.add_argument("--title")
-    p.add_argument("-o", "--output", metavar="PREFIX", help="output path without extension")
+    p.add_argument("--band", default=DEFAULT_BAND, choices=BANDS + tuple(BAND_ALIASES),
+                   help="band around the mean: std (+/- one standard deviation, the default), ci "
+                        "(95 %% confidence interval of the mean; very wide with two or three seeds), "
+                        "minmax (lowest to highest run) or none; always inside the metric's bounds")
+    p.add_argument("--logy", action="store_true", help="logarithmic y axis (points <= 0 are counted "
+                                                       "in a note on the panel)")
+    p.add_argument("--title", help="title above the panels")
+    p.add_argument("--xlabel", help="x axis label (default: the catalogue's, with the unit)")
+    p.add_argument("--ylabel", action="append", help="y axis label: once for every panel, or once per --y")
+    p.add_argument("--legend", metavar="TITLE", help="legend title (default: the --hue column's label); "
+                                                     "'none' for no legend")
+    p.add_argument("-o", "--out", "--output", dest="output", metavar="OUT",
+                   help="output file (.png, .pdf or .svg), or a prefix for OUT.png and OUT.pdf "
+                        "(default: the table's name and the metrics)")
     p.set_defaults(func=_cmd_plot)
 
     p = subparsers.add_parser("report", help="print a results table in the form of Liu 2015 Table 2",
                               description="Per metric: mean ± std over seeds per row and policy, and "
-                              "the improvement in %% against --baseline.")
+                              "the improvement in % against --baseline; waits and responses in minutes.")
     p.add_argument("results", help="results table (.parquet or .csv)")
     p.add_argument("--metric", action="append", help="metric column (repeatable; default avg_wait, "
                                                      "max_wait, avg_bsld, max_bsld)")
@@ -210,11 +224,12 @@ def add_experiment_commands(subparsers: Any) -> None:
                               description="Hosts (a cloud's VMs) x time, bars coloured by job, tiers "
                               "shaded, a cloud's overheads grey; kills, preemptions and migrations "
                               "marked. Reads RUN_DIR/intervals.csv (cloud runs) or RUN_DIR/schedule.csv "
-                              "(run --schedule). Writes PREFIX.png and PREFIX.pdf (default RUN_DIR/gantt). "
+                              "(run --schedule). Writes OUT (.png, .pdf, .svg) or OUT.png and OUT.pdf (default RUN_DIR/gantt). "
                               f"More than --max-bars bars (default {MAX_BARS:,}) in the window are "
                               "refused: draw a window with --from/--to.")
     p.add_argument("run", help="run folder holding schedule.csv or intervals.csv, or the file itself")
-    p.add_argument("-o", "--output", metavar="PREFIX")
+    p.add_argument("-o", "--out", "--output", dest="output", metavar="OUT",
+                   help="output file (.png, .pdf or .svg), or a prefix for OUT.png and OUT.pdf")
     p.add_argument("--from", "--start", dest="start", type=float, metavar="T", help="first time shown (s)")
     p.add_argument("--to", "--end", dest="end", type=float, metavar="T", help="last time shown (s)")
     p.add_argument("--max-bars", type=int, default=MAX_BARS,
@@ -229,11 +244,12 @@ def add_experiment_commands(subparsers: Any) -> None:
                               description="Busy processors over capacity per tier, and queued (and "
                               "suspended) jobs, as step lines, one per run; the datacenters or clouds "
                               "of a run summed. Reads RUN_DIR/timeline.csv (run --timeline). Writes "
-                              "PREFIX.png and PREFIX.pdf (default: the first run folder's timeline). "
+                              "OUT (.png, .pdf, .svg) or OUT.png and OUT.pdf (default: the first run folder's timeline). "
                               f"More than --max-steps steps (default {MAX_STEPS:,}) in the window are "
                               "refused: draw a window with --from/--to.")
     p.add_argument("runs", nargs="+", metavar="RUN_DIR", help="run folders holding timeline.csv (or the files)")
-    p.add_argument("-o", "--output", metavar="PREFIX")
+    p.add_argument("-o", "--out", "--output", dest="output", metavar="OUT",
+                   help="output file (.png, .pdf or .svg), or a prefix for OUT.png and OUT.pdf")
     p.add_argument("--from", dest="start", type=float, metavar="T", help="first time shown (s)")
     p.add_argument("--to", dest="end", type=float, metavar="T", help="last time shown (s)")
     p.add_argument("--max-steps", type=int, default=MAX_STEPS,

@@ -14,8 +14,10 @@ from typing import Any, Sequence
 
 import attrs
 
+from ..catalogue import metric as catalogue_metric
 from ..errors import ExperimentError
 from .plots import _figure_class
+from .style import colour, paper_style
 
 FIRST = ("time", "datacenter", "running", "queued", "suspended")
 #: above this many steps in the window (of all runs together) the lines are unreadable and slow
@@ -155,34 +157,41 @@ def usage_chart(runs: Sequence[Usage], start: float | None = None, end: float | 
                               "holds; draw a time window (--from/--to), fewer runs, or raise the limit "
                               "(--max-steps)")
     Figure = _figure_class()
-    fig = Figure(figsize=(10, 6), layout="constrained")
-    top, bottom = fig.subplots(2, 1, sharex=True)
-    fraction = all(u.capacity for u in cropped)
-    for n, u in enumerate(cropped):
-        colour = f"C{n % 10}"
-        tiers = len(u.busy)
-        for t, series in enumerate(u.busy):
-            ys = [b / u.capacity for b in series] if fraction and u.capacity else series
-            name = u.label if tiers == 1 else f"{u.label}, tier {t}"
-            top.step(u.times, ys, where="post", color=colour, linestyle=("-", "--", ":", "-.")[t % 4],
-                     linewidth=1.0, label=name)
-        bottom.step(u.times, u.queued, where="post", color=colour, linewidth=1.0, label=f"{u.label}: queued")
-        if any(u.suspended):
-            bottom.step(u.times, u.suspended, where="post", color=colour, linestyle="--", linewidth=1.0,
-                        label=f"{u.label}: suspended")
-    top.set_ylabel("utilization" if fraction else "busy processors")
-    if fraction:
-        top.set_ylim(0, 1.05)
-    bottom.set_ylabel("jobs waiting")
-    bottom.set_xlabel("time (s)")
-    if start is not None or end is not None:
-        lo = start if start is not None else min((u.times[0] for u in cropped if u.times), default=0.0)
-        hi = end if end is not None else max((u.times[-1] for u in cropped if u.times), default=lo + 1.0)
-        bottom.set_xlim(lo, hi if hi > lo else lo + 1.0)
-    top.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-    bottom.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
-    if title:
-        fig.suptitle(title)
+    with paper_style():
+        fig = Figure(figsize=(7.0, 4.6), layout="constrained")
+        top, bottom = fig.subplots(2, 1, sharex=True)
+        fraction = all(u.capacity for u in cropped)
+        handles = []
+        dashed = False
+        for n, u in enumerate(cropped):
+            tiers = len(u.busy)
+            for t, series in enumerate(u.busy):
+                ys = [b / u.capacity for b in series] if fraction and u.capacity else series
+                name = u.label if tiers == 1 else f"{u.label}, tier {t}"
+                line, = top.step(u.times, ys, where="post", color=colour(n), linewidth=1.0, label=name,
+                                 linestyle=("-", "--", ":", "-.")[t % 4])
+                handles.append(line)
+            bottom.step(u.times, u.queued, where="post", color=colour(n), linewidth=1.0, label=f"{u.label}: queued")
+            if any(u.suspended):
+                dashed = True
+                bottom.step(u.times, u.suspended, where="post", color=colour(n), linestyle="--", linewidth=1.0,
+                            label=f"{u.label}: suspended")
+        top.set_ylabel(catalogue_metric("utilization").axis_label if fraction else
+                       catalogue_metric("busy").axis_label)
+        if fraction:
+            top.set_ylim(0, 1.05)
+        bottom.set_ylabel(catalogue_metric("queued").axis_label + (", suspended dashed" if dashed else ""))
+        bottom.set_xlabel(catalogue_metric("time").axis_label)
+        if start is not None or end is not None:
+            lo = start if start is not None else min((u.times[0] for u in cropped if u.times), default=0.0)
+            hi = end if end is not None else max((u.times[-1] for u in cropped if u.times), default=lo + 1.0)
+            bottom.set_xlim(lo, hi if hi > lo else lo + 1.0)
+        # one legend for the figure: the runs (and tiers) by colour; the lower panel's lines
+        # have the same colours
+        fig.legend(handles, [h.get_label() for h in handles], loc="outside lower center",
+                   ncols=min(len(handles), 3), frameon=False)
+        if title:
+            fig.suptitle(title)
     return fig
 
 
