@@ -28,6 +28,7 @@ import attrs
 import numpy as np
 
 from ..errors import ExperimentError
+from ..tables import format_table
 
 CLASS_CHOICES = ("all", "S", "M", "L")
 
@@ -140,23 +141,64 @@ def predict_table(bases: Sequence[Base], model: Any, factors: Sequence[float], v
     return out
 
 
+FACTOR = "workload.moldable.factor"
+VM_FACTOR = "workload.moldable.vm_factor"
+
+
+def response_metric(cls: str = "all") -> str:
+    """The results column of the mean response of ``cls``."""
+    return "avg_response" if cls == "all" else f"avg_response_{cls}"
+
+
+def reshaping_rows(rows: Sequence[dict], cls: str = "all", source: str = "the results table") -> tuple[list[dict], int]:
+    """The rows of a reshaping sweep: those with an F_A value (``workload.moldable.factor``) and
+    the response metric; a table that mixes them with other runs keeps these, and the count of
+    the others is returned. None left is an error that says what is missing."""
+    metric = response_metric(cls)
+    if rows and not any(FACTOR in r for r in rows):
+        raise ExperimentError(f"{source} has no {FACTOR} column (not a reshaping sweep?)")
+    with_factor = [r for r in rows if r.get(FACTOR) is not None]
+    if not with_factor:
+        raise ExperimentError(f"{source}: no row has a {FACTOR} value" + (" after --where" if rows else ""))
+    kept = [r for r in with_factor if r.get(metric) is not None and r.get("utilization") is not None]
+    if not kept:
+        hint = " (run with metrics.classes)" if cls != "all" else ""
+        raise ExperimentError(f"{source} has no {metric} and utilization on its reshaping rows{hint}")
+    return kept, len(rows) - len(kept)
+
+
 def simulated_table(rows: Sequence[dict], cls: str = "all") -> dict[tuple[float, float], dict]:
-    """Mean utilization and R per (F_A, F_VM) of a results table's rows."""
-    metric = "avg_response" if cls == "all" else f"avg_response_{cls}"
+    """Mean utilization and R per (F_A, F_VM) of a results table's rows (those of a reshaping
+    sweep: see :func:`reshaping_rows`)."""
+    metric = response_metric(cls)
+    kept, _ = reshaping_rows(rows, cls)
     out: dict[tuple[float, float], dict] = {}
-    for r in rows:
-        if "workload.moldable.factor" not in r:
-            raise ExperimentError("the results table has no workload.moldable.factor column (not a "
-                                  "reshaping sweep?)")
-        if r.get(metric) is None:
-            raise ExperimentError(f"the results table has no {metric} (run with metrics.classes)")
-        vm = r.get("workload.moldable.vm_factor")
-        key = (float(r["workload.moldable.factor"]), 1.0 if vm is None else float(vm))
+    for r in kept:
+        vm = r.get(VM_FACTOR)
+        key = (float(r[FACTOR]), 1.0 if vm is None else float(vm))
         out.setdefault(key, {"u": [], "r": []})
         out[key]["u"].append(float(r["utilization"]))
         out[key]["r"].append(float(r[metric]))
     return {k: {"utilization": float(np.mean(v["u"])), "response": float(np.mean(v["r"])), "runs": len(v["u"])}
             for k, v in out.items()}
+
+
+def read_simulated(path: str, where: Sequence[str], cls: str = "all") -> dict[tuple[float, float], dict]:
+    """``--results``: read, select and check the table (before any simulation, so that a wrong
+    path or table fails at once); rows of other sweeps in a mixed table are left out, with a
+    note on stderr."""
+    from ..experiments.stats import select, succeeded
+    from ..experiments.store import read_results
+
+    if not os.path.isfile(path):
+        raise ExperimentError(f"--results {path}: no such file")
+    rows, _ = succeeded(read_results(path))
+    rows = select(rows, where)
+    kept, other = reshaping_rows(rows, cls, f"--results {path}")
+    if other:
+        print(f"--results {path}: {other} row(s) without {FACTOR} or {response_metric(cls)} left out",
+              file=sys.stderr)
+    return simulated_table(kept, cls)
 
 
 def compare(predicted: Sequence[dict], simulated: dict[tuple[float, float], dict]) -> list[dict]:
@@ -181,43 +223,40 @@ def format_rows(rows: Sequence[dict], markdown: bool = False) -> str:
                      f"{r['sim_utilization']:.3f}" if sim else "-",
                      f"{r['sim_response'] / 3600:.2f}" if sim else "-",
                      f"{100 * r['error']:+.1f} %" if sim and math.isfinite(r["error"]) else "-"])
-    if markdown:
-        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(b) + " |" for b in body]
-        return "\n".join(lines)
-    widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
-    return "\n".join("  ".join(c.rjust(w) for c, w in zip(line, widths)) for line in [head] + body)
+    return format_table(head, body, markdown=markdown)
 
 
 def plot_prediction(rows: Sequence[dict], title: str | None = None) -> Any:
     """R over utilization: simulated points and predicted ones (one colour per F_VM)."""
     from ..experiments.plots import _figure_class
+    from ..experiments.style import colour, paper_style
 
-    Figure = _figure_class()
-    fig = Figure(figsize=(5.4, 4.0), layout="constrained")
-    ax = fig.subplots()
-    vms = sorted({r["vm_factor"] for r in rows})
-    for i, vm in enumerate(vms):
-        pts = sorted((r for r in rows if r["vm_factor"] == vm and math.isfinite(r["response"])),
-                     key=lambda r: r["utilization"])
-        color = f"C{i}"
-        label = f"F_VM={vm:g}" if len(vms) > 1 else ""
-        ax.plot([r["utilization"] for r in pts], [r["response"] / 3600 for r in pts], "--", marker="x",
-                color=color, label=f"predicted {label}".strip())
-        sim = sorted((r for r in rows if r["vm_factor"] == vm and "sim_response" in r),
-                     key=lambda r: r["sim_utilization"])
-        if sim:
-            ax.plot([r["sim_utilization"] for r in sim], [r["sim_response"] / 3600 for r in sim], "-",
-                    marker="o", color=color, label=f"simulated {label}".strip())
-            for r in sim:
-                ax.annotate(f"{r['factor']:g}", (r["sim_utilization"], r["sim_response"] / 3600),
-                            fontsize="x-small", xytext=(3, 3), textcoords="offset points")
-    ax.set_xlabel("utilization U")
-    ax.set_ylabel("mean response R (h)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
-    if title:
-        ax.set_title(title, fontsize="medium")
+    with paper_style():
+        Figure = _figure_class()
+        fig = Figure(figsize=(5.4, 4.0), layout="constrained")
+        ax = fig.subplots()
+        vms = sorted({r["vm_factor"] for r in rows})
+        for i, vm in enumerate(vms):
+            pts = sorted((r for r in rows if r["vm_factor"] == vm and math.isfinite(r["response"])),
+                         key=lambda r: r["utilization"])
+            color = colour(i)
+            label = f"F_VM={vm:g}" if len(vms) > 1 else ""
+            ax.plot([r["utilization"] for r in pts], [r["response"] / 3600 for r in pts], "--", marker="x",
+                    color=color, label=f"predicted {label}".strip())
+            sim = sorted((r for r in rows if r["vm_factor"] == vm and "sim_response" in r),
+                         key=lambda r: r["sim_utilization"])
+            if sim:
+                ax.plot([r["sim_utilization"] for r in sim], [r["sim_response"] / 3600 for r in sim], "-",
+                        marker="o", color=color, label=f"simulated {label}".strip())
+                for r in sim:
+                    ax.annotate(f"{r['factor']:g}", (r["sim_utilization"], r["sim_response"] / 3600),
+                                fontsize="x-small", xytext=(3, 3), textcoords="offset points")
+        ax.set_xlabel("utilization U")
+        ax.set_ylabel("mean response R (h)")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+        if title:
+            ax.set_title(title, fontsize="medium")
     return fig
 
 
@@ -253,30 +292,37 @@ def _user_efficiency(name: str, plugins: set[str]) -> str:
 def _cmd_predict(args: argparse.Namespace) -> int:
     from ..workload.efficiency import efficiency_model
 
-    bases: list[Base] = []
-    model = None
+    # every input is checked before the first simulation (a base scenario may run for minutes)
     for path in args.base:
-        if os.path.isdir(path):
-            if args.seeds is not None:
-                raise ExperimentError(f"--seeds: {path} is a run folder, not a scenario")
-            bases.append(read_run_folder(path))
-        else:
-            more, m = run_bases(path, args.set or (), _seeds(args.seeds))
-            bases += more
-            model = model or m
+        if not os.path.exists(path):
+            raise ExperimentError(f"{path}: no such run folder or scenario file")
+        if os.path.isdir(path) and args.seeds is not None:
+            raise ExperimentError(f"--seeds: {path} is a run folder, not a scenario")
+    seeds = _seeds(args.seeds)
+    model = None
     if args.efficiency is not None:
         model = efficiency_model(_user_efficiency(args.efficiency, _import_plugins(args.plugin or ())),
                                  where="--efficiency")
+    if args.out:
+        from ..experiments.plots import _figure_class
+
+        _figure_class()         # matplotlib is there before anything runs
+    simulated: dict = {}
+    if args.results is not None:
+        simulated = read_simulated(args.results, args.where or (), args.job_class)
+    bases: list[Base] = []
+    scenario_model = None
+    for path in args.base:
+        if os.path.isdir(path):
+            bases.append(read_run_folder(path))
+        else:
+            more, m = run_bases(path, args.set or (), seeds)
+            bases += more
+            scenario_model = scenario_model or m
+    model = model or scenario_model
     if model is None:
         raise ExperimentError("give --efficiency (the base is not a scenario with workload.moldable)")
     predicted = predict_table(bases, model, args.factor, args.vm, args.job_class)
-    simulated: dict = {}
-    if args.results is not None:
-        from ..experiments.stats import select, succeeded
-        from ..experiments.store import read_results
-
-        rows, _ = succeeded(read_results(args.results))
-        simulated = simulated_table(select(rows, args.where or ()), args.job_class)
     rows = compare(predicted, simulated)
     print(f"base: {len(bases)} run(s), efficiency {getattr(model, 'name', model)}, class {args.job_class}, "
           f"fitted C_S^2 = {rows[0]['cs2']:.3f}" if rows else "no prediction asked")
@@ -308,6 +354,6 @@ def add_predict_command(subparsers: Any) -> None:
                    help="predict the R of one runtime class (default all)")
     p.add_argument("--results", help="results table of the simulated runs (a reshaping sweep)")
     p.add_argument("--where", action="append", metavar="COLUMN=VALUE", help="select rows of --results (repeatable)")
-    p.add_argument("-o", "--out", help="write the plot as OUT.png and OUT.pdf")
+    p.add_argument("-o", "--out", help="write the plot to OUT (.png, .pdf or .svg), or to OUT.png and OUT.pdf")
     p.add_argument("--format", choices=("text", "md"), default="text")
     p.set_defaults(func=_cmd_predict)
