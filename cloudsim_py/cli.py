@@ -17,20 +17,34 @@ log = logging.getLogger("cloudsim_py")
 
 
 class Progress:
-    """Jobs done and jobs/s on stderr for runs longer than ``delay`` seconds: a listener of the
-    datacenter's finishes (and submits), like any other."""
+    """Jobs done and jobs/s on stderr for runs longer than ``delay`` seconds, naming the policy
+    being run and, when the run's job count is known, the share done and an ETA (the remaining
+    jobs at the rate so far): a listener of the datacenter's finishes (and submits), like any
+    other. ``run_scenario`` tells it each run's label and job count (:meth:`on_run_start`)."""
 
     def __init__(self, stream: TextIO = sys.stderr, delay: float = 2.0, every: float = 0.5,
-                 check_every: int = 1024) -> None:
+                 check_every: int = 1024, runs: int = 1, clock: Any = time.perf_counter) -> None:
         self.stream = stream
         self.delay = delay
         self.every = every
         self.check_every = check_every      # look at the clock once per this many finishes
-        self.t0 = time.perf_counter()
+        self.runs = runs                    # policies of the scenario, run one after the other
+        self.clock = clock
+        self.run = 0
+        self.policy = ""
+        self.jobs: int | None = None
+        self.t0 = clock()
         self.last = 0.0
         self.shown = False
         self.done = 0
         self.submitted = 0
+
+    def on_run_start(self, policy: str, jobs: int | None) -> None:
+        """A run begins: its policy's label and its job count (``None``: not known)."""
+        self.run += 1
+        self.policy = policy
+        self.jobs = jobs
+        self.t0 = self.clock()
 
     def on_submit(self, job: Any) -> None:
         self.submitted += 1
@@ -39,21 +53,35 @@ class Progress:
         self.done += 1
         if self.done % self.check_every:
             return
-        now = time.perf_counter()
-        elapsed = now - self.t0
-        if elapsed < self.delay or now - self.last < self.every:
+        now = self.clock()
+        if now - self.t0 < self.delay or now - self.last < self.every:
             return
         self.last = now
-        self.stream.write(f"\r  {self.done:,} jobs done ({self.submitted:,} submitted), "
-                          f"{self.done / elapsed:,.0f} jobs/s, simulated t = {job.finish_time:,.0f} s   ")
+        self.stream.write(f"\r  {self.line(now, job.finish_time)}   ")
         self.stream.flush()
         self.shown = True
+
+    def line(self, now: float, simulated: float) -> str:
+        """``[1/2 easy] 2,048 of 10,000 jobs (20 %), 1,024 jobs/s, simulated t = 3,600 s, ETA 8s``."""
+        from .experiments.progress import duration
+
+        elapsed = max(now - self.t0, 1e-9)
+        head = f"[{self.run}/{self.runs} {self.policy}] " if self.policy else ""
+        rate = self.done / elapsed
+        if self.jobs:
+            done = f"{self.done:,} of {self.jobs:,} jobs ({100 * self.done / self.jobs:.0f} %)"
+        else:
+            done = f"{self.done:,} jobs done ({self.submitted:,} submitted)"
+        text = f"{head}{done}, {rate:,.0f} jobs/s, simulated t = {simulated:,.0f} s"
+        if self.jobs and rate > 0 and self.done < self.jobs:
+            text += f", ETA {duration((self.jobs - self.done) / rate)}"
+        return text
 
     def reset(self, newline: bool = True) -> None:
         if newline and self.shown:
             self.stream.write("\n")
             self.stream.flush()
-        self.t0 = time.perf_counter()
+        self.t0 = self.clock()
         self.last = 0.0
         self.shown = False
         self.done = 0
@@ -71,7 +99,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         output = attrs.evolve(scenario.output, schedule=scenario.output.schedule or args.schedule,
                               timeline=scenario.output.timeline or args.timeline)
         scenario = attrs.evolve(scenario, output=output)
-    listeners = [Progress()] if not args.quiet and sys.stderr.isatty() else []
+    listeners = [Progress(runs=len(scenario.brokers))] if not args.quiet and sys.stderr.isatty() else []
     out = args.out if args.out is not None else scenario.output.dir
     if out is None and (scenario.output.schedule or scenario.output.timeline):
         asked = [f for f in ("schedule", "timeline") if getattr(scenario.output, f)]

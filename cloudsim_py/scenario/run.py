@@ -90,7 +90,9 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
                  listeners: Sequence[Any] = (), *, force: bool = False) -> list[tuple[str, RunResult]]:
     """Run every broker of the scenario on the same workload; write outputs if a folder is set
     (``out_dir`` overrides ``output.dir``). ``listeners`` are subscribed to each run's
-    datacenters (a progress bar, a probe); one with a ``reset()`` is reset between runs.
+    datacenters (a progress bar, a probe); one with ``on_run_start(label, jobs)`` is told of each run
+    before it starts (``jobs``: the prepared system's ``job_count``, ``None`` when it has
+    none), one with a ``reset()`` is reset after it.
     Returns ``[(policy, result), ...]`` in the scenario's order; ``result.label`` is the
     broker's label, which names its results (unique within a scenario).
 
@@ -127,6 +129,10 @@ def run_scenario(scenario: Scenario, out_dir: str | None = None,
             except OSError as exc:
                 raise OutputError(f"output folder {folder}: cannot create it ({exc.strerror or exc})") from None
             writer = JobsCsv(os.path.join(folder, "jobs.csv"), scenario.metrics.tau, prepared.text)
+        for listener in listeners:
+            started = getattr(listener, "on_run_start", None)
+            if started is not None:
+                started(label, getattr(prepared, "job_count", None))
         streams: list[StreamedCsv] = []
         try:
             result = run_one(scenario, spec, prepared, listeners, writer, folder, streams)

@@ -255,6 +255,11 @@ class PreparedDatacenter:
     def info(self) -> dict[str, Any]:
         return {"hosts": self.hosts, "tiers": self.system.datacenter.tiers}
 
+    @property
+    def job_count(self) -> int:
+        """Jobs each run submits (a progress line's total)."""
+        return len(self.table)
+
     def describe(self) -> str:
         return (f"{len(self.table):,} jobs on {self.hosts} hosts x {self.system.datacenter.tiers} tier(s)")
 
