@@ -19,7 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 
+from cloudsim_py.experiments.plots import _figure_class  # noqa: E402
 from cloudsim_py.experiments.stats import t975  # noqa: E402
+from cloudsim_py.experiments.style import colour, marker, paper_style  # noqa: E402
 from cloudsim_py.experiments.store import read_results  # noqa: E402
 
 SITUATIONS = (("loose", "results/papers/li-fig1-loose.parquet", "Fig. 1"),
@@ -47,11 +49,14 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def main() -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with paper_style():
+        fig = _figure_class()(figsize=(7.0, 3.2), layout="constrained")
+        axes = fig.subplots(1, 2)
+        draw(fig, axes)
 
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+
+def draw(fig, axes) -> None:
+    """The two panels (one legend for both), the CSV and the Markdown table."""
     csv = ["situation,policy,alpha,seeds,mean_s,ci95_s"]
     lines = ["| situation | alpha | FDLS (s) | FDMMS (s) | FDMMS / FDLS | runs with FDMMS faster |",
              "|---|---:|---:|---:|---:|---:|"]
@@ -60,18 +65,18 @@ def main() -> None:
         data = load(path)
         alphas = sorted({a for _, a in data})
         means: dict[str, list[float]] = {}
-        for policy, marker in zip(POLICIES, ("o", "s")):
+        for n, policy in enumerate(POLICIES):
             ms, cs = zip(*(mean_ci(list(data[(policy, a)].values())) for a in alphas))
             means[policy] = list(ms)
-            ax.plot(alphas, ms, marker=marker, label=policy.upper())
-            ax.fill_between(alphas, [m - c for m, c in zip(ms, cs)], [m + c for m, c in zip(ms, cs)], alpha=0.15)
+            ax.plot(alphas, ms, marker=marker(n), color=colour(n), label=policy.upper())
+            # the 95 % band of the mean, never below 0 s
+            ax.fill_between(alphas, [max(m - c, 0.0) for m, c in zip(ms, cs)], [m + c for m, c in zip(ms, cs)],
+                            color=colour(n), alpha=0.15, linewidth=0)
             for a, m, c in zip(alphas, ms, cs):
                 csv.append(f"{name},{policy},{a:g},{len(data[(policy, a)])},{m:.3f},{c:.3f}")
         ax.set_title(f"{name} (paper {figname})")
         ax.set_xlabel("feedback constant alpha")
         ax.set_ylabel("average job execution time (s)")
-        ax.grid(alpha=0.3)
-        ax.legend()
         for i, a in enumerate(alphas):
             ls, mm = means["fdls"][i], means["fdmms"][i]
             seeds = sorted(data[("fdls", a)])
@@ -89,10 +94,10 @@ def main() -> None:
                           f"mean per-seed change vs alpha 0 from {min(change):+.1f} % to {max(change):+.1f} %")
         below = sum(m < ls for m, ls in zip(means["fdmms"], means["fdls"]))
         claims.append(f"{name}: FDMMS below FDLS at {below} of {len(alphas)} alphas")
-    fig.tight_layout()
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)
     os.makedirs(os.path.join(REPO, "docs", "figures"), exist_ok=True)
     os.makedirs(os.path.join(REPO, "docs", "data"), exist_ok=True)
-    fig.savefig(os.path.join(REPO, "docs", "figures", "li-feedback.png"), dpi=120)
+    fig.savefig(os.path.join(REPO, "docs", "figures", "li-feedback.png"), dpi=200)
     with open(os.path.join(REPO, "docs", "data", "li-feedback.csv"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(csv) + "\n")
     print("\n".join(lines))

@@ -32,6 +32,7 @@ sys.path.insert(0, REPO)
 
 from cloudsim_py.commands.predict import compare, format_rows, plot_prediction, predict_table, run_bases, simulated_table  # noqa: E402
 from cloudsim_py.experiments.plots import _figure_class, save_figure  # noqa: E402
+from cloudsim_py.experiments.style import colour, marker, paper_style  # noqa: E402
 from cloudsim_py.experiments.store import read_results  # noqa: E402
 from cloudsim_py.workload.efficiency import E1  # noqa: E402
 from cloudsim_py.workload.reshape import relative_improvement  # noqa: E402
@@ -75,22 +76,23 @@ def figs1_3(rows, L):
 
     Figure = _figure_class()
     for sched in SCHEDULERS:
-        fig = Figure(figsize=(12.0, 3.6), layout="constrained")
-        axes = fig.subplots(1, 3)
-        for ax, cls in zip(axes, CLASSES):
-            metric = f"avg_bsld_{cls}"
-            base, _ = point(sched, "E1", 1.0, metric)
-            for eff in EFFS:
-                ys = [relative_improvement(base, point(sched, eff, fa, metric)[0], fa) for fa in FACTORS]
-                ax.plot(FACTORS, ys, marker="o", markersize=3.5, label=eff)
-            ax.axhline(0.0, color="grey", linewidth=0.8)
-            ax.set_xlabel("F_A")
-            ax.set_ylabel(f"RR improvement ({'A' if cls == 'all' else cls})")
-            ax.grid(True, alpha=0.3)
-            ax.legend(fontsize="small")
-        fig.suptitle(f"{sched}: RR improvement over F_A (positive = better; RR/RR_A - 1 below 1, "
-                     f"-(RR_A/RR - 1) above)", fontsize="medium")
-        save_figure(fig, os.path.join(FIGS, f"sodan2009-figs1-3-{sched}"), formats=("png",))
+        with paper_style():
+            fig = Figure(figsize=(7.5, 2.9), layout="constrained")
+            axes = fig.subplots(1, 3)
+            for ax, cls in zip(axes, CLASSES):
+                metric = f"avg_bsld_{cls}"
+                base, _ = point(sched, "E1", 1.0, metric)
+                for n, eff in enumerate(EFFS):
+                    ys = [relative_improvement(base, point(sched, eff, fa, metric)[0], fa) for fa in FACTORS]
+                    ax.plot(FACTORS, ys, marker=marker(n), color=colour(n), label=eff)
+                ax.axhline(0.0, color="grey", linewidth=0.8)
+                ax.set_xlabel("reshaping factor F_A")
+                ax.set_ylabel(f"RR improvement, class {'all' if cls == 'all' else cls}")
+            fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=len(EFFS),
+                       title="efficiency", frameon=False)
+            fig.suptitle(f"{sched}: RR improvement over F_A (positive = better; RR/RR_A - 1 below 1, "
+                         f"-(RR_A/RR - 1) above)")
+        save_figure(fig, os.path.join(FIGS, f"sodan2009-figs1-3-{sched}.png"))
     L += ["| scheduler | class | F_A = 1 | " + " | ".join(f"{e} 0.3 | {e} 0.5 | {e} 1.5" for e in EFFS) + " |",
           "|---|---|---:|" + "---:|" * (3 * len(EFFS))]
     for sched in SCHEDULERS:

@@ -25,6 +25,7 @@ RC: dict[str, Any] = {
     "axes.grid": True,
     "grid.alpha": 0.3,
     "lines.linewidth": 1.4,
+    "lines.markersize": 4.5,
     "savefig.dpi": 200,
 }
 
