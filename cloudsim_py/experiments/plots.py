@@ -100,8 +100,9 @@ def plot_results(rows: Sequence[Mapping[str, Any]], x: str, y: Sequence[str] | s
                 points.sort(key=lambda p: position[p[0]])
                 px = [position[v] for v, _ in points]
                 mean = [info.shown(st.mean) for _, st in points]
-                if logy:
+                if logy:      # a mean <= 0 has no place on a log axis: a gap in the line, counted
                     hidden += sum(1 for m in mean if not m > 0)
+                    mean = [m if m > 0 else math.nan for m in mean]
                 text = str(label) if hue else info.label
                 line, = ax.plot(px, mean, marker=marker(i), markersize=4, color=colour(i), label=text)
                 handles.setdefault(text, line)
@@ -130,7 +131,7 @@ def _log_axis(ax: Any, hidden: int) -> None:
     """A log y axis scaled to the positive means (a factor 2 of margin; wider bands run off
     it), with a note of the points of zero or less it cannot show."""
     ax.set_yscale("log")
-    shown = [m for line in ax.get_lines() for m in line.get_ydata() if m > 0]
+    shown = [m for line in ax.get_lines() for m in line.get_ydata() if m > 0]   # NaN > 0 is False
     if shown:
         ax.set_ylim(min(shown) / 2, max(shown) * 2)
     if hidden:
@@ -159,5 +160,8 @@ def save_figure(fig: Any, out: str, formats: Sequence[str] | None = None, dpi: i
     except OSError as exc:
         raise ExperimentError(f"{out}: cannot create the folder {folder} ({exc.strerror or exc})") from None
     for path in paths:
-        fig.savefig(path, dpi=dpi)
+        try:
+            fig.savefig(path, dpi=dpi)
+        except OSError as exc:
+            raise ExperimentError(f"{path}: cannot write ({exc.strerror or exc})") from None
     return paths
