@@ -53,8 +53,8 @@ METRICS: dict[str, Metric] = {m.name: m for m in (
     Metric("max_bsld", "maximum bounded slowdown", "", 1.0, 1.0, log=True),
     Metric("avg_slowdown", "average slowdown", "", 1.0, 1.0),
     Metric("utilization", "utilization", "", 1.0, 0.0, 1.0),
-    Metric("jobs_finished", "jobs finished", "jobs", 1.0, 0.0),
-    Metric("jobs_rejected", "jobs rejected", "jobs", 1.0, 0.0),
+    Metric("jobs_finished", "jobs finished", "", 1.0, 0.0),
+    Metric("jobs_rejected", "jobs rejected", "", 1.0, 0.0),
     Metric("kills", "kills", "", 1.0, 0.0),
     Metric("migrations", "migrations", "", 1.0, 0.0),
     Metric("preemptions", "preemptions", "", 1.0, 0.0),
@@ -70,8 +70,8 @@ PARAMETERS: dict[str, Metric] = {m.name: m for m in (
     Metric("seed", "seed"),
     Metric("policy", "policy"),
     Metric("time", "time", "s", 1.0, 0.0),
-    Metric("queued", "jobs waiting", "jobs", 1.0, 0.0),
-    Metric("busy", "busy processors", "processors", 1.0, 0.0),
+    Metric("queued", "jobs waiting", "", 1.0, 0.0),
+    Metric("busy", "busy processors", "", 1.0, 0.0),
 )}
 
 #: per-class metrics (``avg_wait_S``...): the class in the label
