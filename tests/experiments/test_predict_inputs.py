@@ -31,9 +31,11 @@ def scenario(tmp_path):
 
 
 def fails_fast(argv, capsys, message):
-    t0 = time.perf_counter()
+    # CPU time of this process, not the wall clock (a busy machine stretches that); the
+    # simulation these checks now precede took about 29 s
+    t0 = time.process_time()
     assert main(argv) == 2
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 2.0
     err = capsys.readouterr().err
     assert err.startswith("cloudsim-py: error: ") and message in err
 

@@ -175,6 +175,6 @@ def test_bad_parameters_name_themselves(kwargs, name):
 @pytest.mark.slow
 def test_one_million_jobs_in_seconds():
     import time
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     Jann97(load=0.8).generate(1_000_000, np.random.default_rng(0))
-    assert time.perf_counter() - t0 < 10
+    assert time.process_time() - t0 < 10
