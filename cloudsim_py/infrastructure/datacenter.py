@@ -566,7 +566,11 @@ class Datacenter:
             raise CapacityError(f"t={self.sim.now}: tier {tier} does not exist (tiers 0..{self.tiers - 1})")
 
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
-        self._check_tier(tier)
+        """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
+        when ``None``): the slots, their interference factors, the capacity index; O(processes)
+        plus the placement strategy's choice."""
+        if not 0 <= tier < self.tiers:
+            self._check_tier(tier)
         if hosts is None:
             placed = self.placement.choose(self, job, tier)
             if not isinstance(self.placement, _TRUSTED):
@@ -582,16 +586,17 @@ class Datacenter:
         usage = r.usage
         est = job.cpu_estimate
         factors = self._factors.draw_many(job, len(placed))
-        slots = []
-        for i, h in enumerate(placed):
-            slot = h.slots[tier]
+        slots = [h.slots[tier] for h in placed]
+        i = 0
+        for slot, (eff, loss) in zip(slots, factors):
             slot.job = job
             slot.process = i
             slot.cpu = usage[i] if usage is not None else 1.0
             slot.cpu_est = est[i] if est is not None else None
-            slot.eff, slot.loss = factors[i]
-            del idle[h.id]
-            slots.append(slot)
+            slot.eff = eff
+            slot.loss = loss
+            del idle[slot.host.id]
+            i += 1
         self.index.hosts_changed(placed)
         r.slots = slots
         r.hosts = placed

@@ -6,12 +6,10 @@ priority swap. No migration, no runtime estimates."""
 
 from __future__ import annotations
 
-import heapq
-
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
 from ..eviction import keep_smallest, take_newest_first
-from ..queues import WaitQueue, arrival
+from ..queues import WaitQueue, arrival, merged_by_arrival
 
 FG, BG = 0, 1
 RUNNING = JobState.RUNNING
@@ -67,7 +65,7 @@ class CcfcfsBroker(Broker):
         bg = self.dc.running(BG)
         if not bg:
             return iter(self.queue)
-        return heapq.merge(self.queue, sorted(bg, key=arrival), key=arrival)
+        return merged_by_arrival(self.queue, sorted(bg, key=arrival))
 
     def _select(self, now: float) -> list[Job]:
         idle = self.dc.idle(FG)

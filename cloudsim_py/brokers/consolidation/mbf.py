@@ -29,14 +29,13 @@ lower-tier jobs there (Liu 2013 Fig. 2, time 5: J5 evicts J4).
 
 from __future__ import annotations
 
-import heapq
 from typing import Iterable
 
 from ...errors import PolicyError
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
 from ..eviction import keep_smallest, take_newest_first
-from ..queues import WaitQueue, arrival
+from ..queues import WaitQueue, arrival, merged_by_arrival
 
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
@@ -129,7 +128,7 @@ class MigrationBackfillBroker(Broker):
         if not lower:
             return list(self.queue)
         lower.sort(key=arrival)
-        return heapq.merge(list(self.queue), lower, key=arrival)
+        return merged_by_arrival(list(self.queue), lower)
 
     def _top_tier(self) -> None:
         """Liu 2013 Alg. 1 (one tier) and Alg. 2 lines 10-16 (consolidation): in arrival order,
