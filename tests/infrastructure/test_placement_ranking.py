@@ -1,5 +1,6 @@
-"""JobDispatch ranks few candidate slots in plain Python and many in numpy: both must pick the
-same hosts, in the same order (least estimated load first, ties to the lowest host id)."""
+"""JobDispatch ranks few candidate slots in plain Python and many in numpy (an argmin, a sort or
+a partition of the capacity index's ranked loads): all must pick the same hosts, in the same
+order (least estimated load first, ties to the lowest host id)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from array import array
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.infrastructure.placement import JobDispatch, lightest
+from cloudsim_py.infrastructure import placement
+from cloudsim_py.infrastructure.placement import lightest, ranked_lightest
 
 
 @settings(max_examples=300, deadline=None)
@@ -23,8 +25,15 @@ def test_the_python_ranking_equals_the_numpy_ranking(data):
     taken = data.draw(st.lists(st.sampled_from(open_ids), unique=True, max_size=len(open_ids) - 1))
     need = data.draw(st.integers(1, len(open_ids) - len(taken)))
     buf = array("d", loads)
-    mask = np.zeros(hosts, dtype=bool)
-    mask[open_ids] = True
-    numpy_pick = JobDispatch._ranked(None, mask, np.frombuffer(buf), list(taken), need, False)  # type: ignore[arg-type]
-    assert lightest(buf, avail, list(taken), need) == numpy_pick
-    assert sorted(numpy_pick, key=lambda i: (loads[i], i)) == numpy_pick
+    ranked = np.full(hosts, np.inf)
+    ranked[open_ids] = np.asarray(loads)[open_ids]
+    ranked[taken] = np.inf
+    expected = sorted((i for i in open_ids if i not in taken), key=lambda i: (loads[i], i))[:need]
+    assert lightest(buf, avail, list(taken), need) == expected
+    assert ranked_lightest(ranked, need) == expected
+    saved = placement.SORT_RANKING
+    placement.SORT_RANKING = 0            # the partition, as on machines of many hosts
+    try:
+        assert ranked_lightest(ranked, need) == expected
+    finally:
+        placement.SORT_RANKING = saved
