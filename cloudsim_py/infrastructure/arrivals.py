@@ -13,9 +13,10 @@ class ArrivalIndex:
 
     Insert and remove are a binary search, O(log n) comparisons, and a shift of the lists' tails
     (``list.insert``/``del``: a memmove of at most n pointers in C, which on the machines of the
-    traces costs less than one comparison in Python; a :class:`sortedcontainers.SortedKeyList`
-    was measured about five times as expensive per update here). Reading the latest arrival is
-    O(1), the jobs after a key O(log n + answer)."""
+    traces costs less than one comparison in Python; an add and a remove of a
+    :class:`sortedcontainers.SortedKeyList` cost 3.7 times as much with 30 running jobs, 1.7
+    times with 300). Reading the latest arrival is O(1), the jobs after a key
+    O(log n + answer)."""
 
     __slots__ = ("keys", "jobs")
 
