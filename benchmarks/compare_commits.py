@@ -59,6 +59,10 @@ SPEED = (
                                        ("SDSC-Par-1996-3.1-cln.swf.gz", 400))
        for pol, tiers in (("ccfcfs", 2), ("acfcfs", 2), ("cmbf", 1), ("ambf", 1), ("cmcbf", 2),
                           ("amcbf", 2), ("ktcbf", 2))]
+    # issue 19 compares the consolidation policies with EASY on KTH, CTC and NASA
+    + [("NASA-iPSC-1993-3.1-cln.swf.gz", 128, "easy", 1)]
+    + [("CTC-SP2-1996-3.1-cln.swf.gz", 338, pol, tiers)
+       for pol, tiers in (("ccfcfs", 2), ("acfcfs", 2), ("amcbf", 2), ("ktcbf", 2))]
 )
 
 CHILD = r"""

@@ -5,7 +5,7 @@ and one indexed by arrival and by size for the consolidation policies. Every que
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
 
 from sortedcontainers import SortedKeyList
 
@@ -82,6 +82,34 @@ class FifoQueue:
         return f"FifoQueue({[j.id for j in self.jobs]})"
 
 
+def merged_by_arrival(first: Iterable["Job"], second: list["Job"]) -> Iterator["Job"]:
+    """The jobs of ``first`` and of ``second`` (each in arrival order, no job in both) in one
+    arrival order, lazily: a pass that stops early pays only for the jobs it looked at. One
+    comparison of arrival keys per job (``heapq.merge``'s general machinery cost three times
+    as much per job, and the passes rarely look at more than a few)."""
+    if not second:
+        yield from first
+        return
+    ahead = iter(first)
+    rest = iter(second)
+    nxt: Job | None = next(rest)
+    assert nxt is not None
+    key = nxt.order
+    for job in ahead:
+        order = job.order
+        while key < order:
+            yield nxt
+            nxt = next(rest, None)
+            if nxt is None:
+                yield job
+                yield from ahead
+                return
+            key = nxt.order
+        yield job
+    yield nxt
+    yield from rest
+
+
 def _size_key(job: "Job") -> tuple[int, tuple[float, int]]:
     return (job.procs, job.order)
 
@@ -123,6 +151,9 @@ class WaitQueue:
 
     def fitting(self, procs: int) -> list["Job"]:
         """Jobs of at most ``procs`` processes, in arrival order; O(log n + answer)."""
-        small = list(self._by_size.irange_key(max_key=(procs, (float("inf"), float("inf")))))
+        by_size = self._by_size
+        if not by_size or by_size[0].procs > procs:   # O(1): most passes find nothing to fit
+            return []
+        small = list(by_size.irange_key(max_key=(procs, (float("inf"), float("inf")))))
         small.sort(key=arrival)
         return small

@@ -62,6 +62,10 @@ class ProgressModel(ABC):
 
     __slots__ = ("sim", "finish", "phase", "floor", "per_process")
 
+    #: a job's speed is its slowest slot's (:meth:`job_speed` as defined here): :meth:`rerate`
+    #: reads it inline instead of calling the method
+    slowest_slot = True
+
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
                  per_process: bool = False) -> None:
         self.sim = sim
@@ -125,25 +129,34 @@ class ProgressModel(ABC):
         if self.per_process:
             self._rerate_processes(jobs)
             return
-        job_speed = self.job_speed
+        job_speed = None if self.slowest_slot else self.job_speed
+        cancel = events.cancel
+        push = events.push
         for job in jobs:
             if job.state is not RUNNING:
                 continue
             r = job.run
             old = r.speed
-            if now != r.settled_at:
-                r.remaining -= old * (now - r.settled_at)
+            settled = r.settled_at
+            if now != settled:
+                r.remaining -= old * (now - settled)
                 r.settled_at = now
-            new = 0.0 if r.restoring else job_speed(r)
-            if new == old and r.finish_event is not None:
+            if r.restoring:
+                new = 0.0
+            elif job_speed is None:   # the slowest process's speed, as job_speed has it, inlined
+                new = float(min(map(_speed_of, r.slots)))
+            else:
+                new = job_speed(r)
+            ev = r.finish_event
+            if new == old and ev is not None:
                 continue
             r.speed = new
-            if r.finish_event is not None:
-                events.cancel(r.finish_event)
+            if ev is not None:
+                cancel(ev)
                 r.finish_event = None
             if new > 0.0:
                 rem = r.remaining
-                r.finish_event = events.push(now + rem / new if rem > _EPS else now, phase, finish, job)
+                r.finish_event = push(now + rem / new if rem > _EPS else now, phase, finish, job)
 
     def _rerate_processes(self, jobs: Iterable[Any]) -> None:
         """``rerate`` per process: settle every process at its old speed, take its new one, and
@@ -189,6 +202,7 @@ class OneTierProgress(ProgressModel):
     speed (1 on identical reference hosts, where a start is one addition: ``now + work``)."""
 
     __slots__ = ("uniform",)
+    slowest_slot = False
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
                  uniform: bool = True) -> None:

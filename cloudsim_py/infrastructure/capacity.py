@@ -10,6 +10,8 @@ import numpy as np
 
 from .host import Host
 
+INF = float("inf")
+
 
 class CapacityIndex:
     """Per tier, the ids of hosts whose slot is idle (an insertion-ordered dict used as a set)
@@ -20,10 +22,12 @@ class CapacityIndex:
 
     With k >= 2 tiers the same sets and each host's estimated load are mirrored in numpy views
     over plain Python buffers (cheap to write, read in C), so JobDispatch ranks available slots
-    with one partition instead of keeping a sorted index (docs/architecture.md)."""
+    in numpy instead of keeping a sorted index (docs/architecture.md). ``ranked[t]`` is the
+    load where tier t's slot is open and infinity elsewhere: the lightest open slot of a tier,
+    lowest id among equals, is one ``argmin``."""
 
     __slots__ = ("hosts", "tiers", "threshold", "foreground", "idle", "open", "load_buf", "load",
-                 "mask_buf", "mask")
+                 "mask_buf", "mask", "ranked_buf", "ranked")
 
     def __init__(self, hosts: list[Host], tiers: int, threshold: float,
                  foreground: bool = True) -> None:
@@ -39,6 +43,8 @@ class CapacityIndex:
         self.load = np.frombuffer(self.load_buf, dtype=np.float64)
         self.mask_buf = [bytearray(b"\x01" * n) for _ in range(tiers)] if tiers > 1 else []
         self.mask = [np.frombuffer(b, dtype=bool) for b in self.mask_buf]
+        self.ranked_buf = [array("d", bytes(8 * n)) for _ in range(tiers)] if tiers > 1 else []
+        self.ranked = [np.frombuffer(b, dtype=np.float64) for b in self.ranked_buf]
 
     def load_above(self, host: Host, tier: int, exclude: Any = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host``, leaving out ``exclude``'s
@@ -85,6 +91,9 @@ class CapacityIndex:
                 top = above
         host.load = above
         self.load_buf[hid] = above
+        if self.ranked_buf:
+            for t, ranked in enumerate(self.ranked_buf):
+                ranked[hid] = above if masks[t][hid] else INF
 
     def hosts_changed(self, hosts: Iterable[Host]) -> None:
         """:meth:`host_changed` for many hosts; with two tiers unrolled, the lookups hoisted out
@@ -95,6 +104,7 @@ class CapacityIndex:
                 self.host_changed(h)
             return
         mask0, mask1 = self.mask_buf
+        ranked0, ranked1 = self.ranked_buf
         open1 = self.open[1]
         load_buf = self.load_buf
         threshold = self.threshold
@@ -108,17 +118,21 @@ class CapacityIndex:
                 above = fg.cpu_est if fg.cpu_est is not None else 0.0
                 mask0[hid] = 0
             if bg.job is None:
+                load = above
                 if above < threshold:
                     open1[hid] = None
                     mask1[hid] = 1
+                    ranked1[hid] = load
                 else:
                     open1.pop(hid, None)
                     mask1[hid] = 0
-                load = above
+                    ranked1[hid] = INF
             else:
                 open1.pop(hid, None)
                 mask1[hid] = 0
+                ranked1[hid] = INF
                 load = above + bg.cpu_est if bg.cpu_est is not None else above
+            ranked0[hid] = load if fg.job is None else INF
             host.load = load
             load_buf[hid] = load
 
@@ -135,6 +149,8 @@ class CapacityIndex:
             if self.tiers > 1:
                 assert np.flatnonzero(self.mask[t]).tolist() == sorted(self.open[t]), \
                     f"tier {t}: availability mask out of date"
+                assert (self.ranked[t] == np.where(self.mask[t], self.load, INF)).all(), \
+                    f"tier {t}: ranked loads out of date"
         if self.tiers > 1:
             for h in hosts:
                 est = sum(s.cpu_est for s in h.slots if s.job is not None and s.cpu_est is not None)

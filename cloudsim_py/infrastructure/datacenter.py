@@ -13,6 +13,7 @@ from ..engine import Event, Message, Simulation
 from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
 from ..execution.progress import progress_model
 from ..workload.job import Job, JobState
+from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
 from .host import Host
 from .listener import HOOKS, overridden_hooks
@@ -100,6 +101,10 @@ class Datacenter:
         self._idle = self.index.idle
         self._open = self.index.open
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
+        #: the running jobs of each tier in arrival order, kept from the first time a broker
+        #: asks for them (:meth:`running_by_arrival`); None until then, so that policies which
+        #: never ask (FCFS, EASY) pay nothing for it
+        self._arrivals: list[ArrivalIndex] | None = None
         self._slots0 = [h.slots[0] for h in hosts]
         uniform = all(h.speed == 1.0 for h in hosts)
         #: the finish action, bound once (a bound method made per start would be an allocation)
@@ -226,6 +231,21 @@ class Datacenter:
         if tier is not None:
             return self._running[tier].keys()
         return [j for r in self._running for j in r]
+
+    def running_by_arrival(self, tier: int) -> list[Job]:
+        """Running jobs of ``tier`` in arrival order (``job.order``), kept as they start, move
+        and end: O(1) to read (O(running) once, at the first call of a run). The list is the
+        datacenter's own and changes with its next action: read it, copy it to keep it."""
+        if self._arrivals is None:
+            self._arrivals = [ArrivalIndex(r) for r in self._running]
+        return self._arrivals[tier].jobs
+
+    def arrived_after(self, tier: int, job: Job) -> int:
+        """Position in :meth:`running_by_arrival` (``tier``) of the first job that arrived after
+        ``job``; O(log running)."""
+        if self._arrivals is None:
+            self._arrivals = [ArrivalIndex(r) for r in self._running]
+        return self._arrivals[tier].after(job.order)
 
     def running_count(self) -> int:
         return sum(len(r) for r in self._running)
@@ -507,6 +527,9 @@ class Datacenter:
         r.slots = [h.slots[tier] for h in r.hosts]
         del self._running[src][job]
         self._running[tier][job] = None
+        if self._arrivals is not None:
+            self._arrivals[src].remove(job)
+            self._arrivals[tier].add(job)
         job.tier = r.tier = tier
         job.swaps += 1
         self.swaps += 1
@@ -566,7 +589,11 @@ class Datacenter:
             raise CapacityError(f"t={self.sim.now}: tier {tier} does not exist (tiers 0..{self.tiers - 1})")
 
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
-        self._check_tier(tier)
+        """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
+        when ``None``): the slots, their interference factors, the capacity index; O(processes)
+        plus the placement strategy's choice."""
+        if not 0 <= tier < self.tiers:
+            self._check_tier(tier)
         if hosts is None:
             placed = self.placement.choose(self, job, tier)
             if not isinstance(self.placement, _TRUSTED):
@@ -582,21 +609,24 @@ class Datacenter:
         usage = r.usage
         est = job.cpu_estimate
         factors = self._factors.draw_many(job, len(placed))
-        slots = []
-        for i, h in enumerate(placed):
-            slot = h.slots[tier]
+        slots = [h.slots[tier] for h in placed]
+        i = 0
+        for slot, (eff, loss) in zip(slots, factors):
             slot.job = job
             slot.process = i
             slot.cpu = usage[i] if usage is not None else 1.0
             slot.cpu_est = est[i] if est is not None else None
-            slot.eff, slot.loss = factors[i]
-            del idle[h.id]
-            slots.append(slot)
+            slot.eff = eff
+            slot.loss = loss
+            del idle[slot.host.id]
+            i += 1
         self.index.hosts_changed(placed)
         r.slots = slots
         r.hosts = placed
         job.tier = r.tier = tier
         self._running[tier][job] = None
+        if self._arrivals is not None:
+            self._arrivals[tier].add(job)
         return placed
 
     def _check_hosts(self, job: Job, tier: int, placed: list[Host]) -> None:
@@ -631,6 +661,8 @@ class Datacenter:
         r.hosts = placed   # type: ignore[union-attr]
         job.tier = r.tier = 0   # type: ignore[union-attr]
         self._running[0][job] = None
+        if self._arrivals is not None:
+            self._arrivals[0].add(job)
         return placed
 
     def _vacate(self, job: Job) -> list[Host]:
@@ -652,6 +684,8 @@ class Datacenter:
         if self.tiers > 1:
             self.index.hosts_changed(hosts)
         del self._running[tier][job]
+        if self._arrivals is not None:
+            self._arrivals[tier].remove(job)
         r.last_hosts = hosts
         r.last_tier = tier
         r.hosts = None
@@ -768,6 +802,10 @@ class Datacenter:
                         f"job {job.id} process {i} is not in host {h.id} tier {t}"
                 rem = r.remaining - r.speed * (now - r.settled_at)
                 assert rem >= -1e-6 * max(1.0, r.work), f"job {job.id} remaining {rem} < 0"
+        if self._arrivals is not None:
+            for t, index in enumerate(self._arrivals):
+                assert index.jobs == sorted(self._running[t], key=lambda j: j.order) and \
+                    index.keys == [j.order for j in index.jobs], f"tier {t}: arrival index out of date"
         seen = sum(1 for h in self.hosts for s in h.slots if s.job is not None)
         held = sum(j.procs for r in self._running for j in r)
         assert seen == held, f"{seen} busy slots but running jobs hold {held}"

@@ -4,11 +4,12 @@ A broker chooses one (``Broker.placement``); the datacenter applies it and check
 from __future__ import annotations
 
 from itertools import islice
-from typing import TYPE_CHECKING, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
 
 import numpy as np
 
 from ..errors import CapacityError
+from .capacity import INF
 from .host import Host
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,12 +49,27 @@ class FirstIdle:
         return chosen + [hosts[i] for i in islice(rest, n - len(chosen))]
 
 
+#: at most this many candidate slots, JobDispatch ranks them in plain Python (a sort of small
+#: lists in C); above it, in numpy, whose fixed cost per call (a microsecond or more for each
+#: operation) only pays for itself on many candidates
+SMALL_RANKING = 32
+#: up to this many hosts, one stable argsort of a tier's ranked loads ranks its open slots;
+#: above it, a partition does (the sort's O(H log H) overtakes the partition's six calls)
+SORT_RANKING = 512
+
+
 class JobDispatch:
     """Liu 2015 Alg. 2 ``JobDispatch`` (also Liu 2013's dispatch): processes in descending
     order of (estimated) CPU usage go to available slots in ascending order of the estimated
     load of the host's other tiers (ties: lowest host id); unknown usage: random slots (the
     ``placement`` stream). With one tier every load is 0 and it is :class:`FirstIdle`.
-    O(H) in numpy for k >= 2."""
+
+    With k >= 2, for a available slots of H hosts: one process, O(H) in one numpy ``argmin``
+    of the tier's ranked loads (the capacity index keeps them: the load where the slot is open,
+    infinity elsewhere); more processes, O(a log a) in plain Python up to
+    :data:`SMALL_RANKING` slots, else O(H log H) in one numpy sort (up to
+    :data:`SORT_RANKING` hosts) or O(H) in a partition. All give the same hosts
+    (tests/infrastructure/test_placement_ranking.py)."""
 
     def choose(self, dc: "Datacenter", job: "Job", tier: int,
                prefer: Sequence[Host] = ()) -> list[Host]:
@@ -65,35 +81,71 @@ class JobDispatch:
         hosts = dc.hosts
         if index.tiers == 1:
             return [hosts[i] for i in islice(avail, n)]
-        chosen_ids = [h.id for h in prefer if h.id in avail][:n]
-        need = n - len(chosen_ids)
         est = job.cpu_estimate
-        if need:
-            mask = index.mask[tier]
-            if chosen_ids:
-                mask = mask.copy()
-                mask[chosen_ids] = False
-            cand = np.flatnonzero(mask)          # ascending ids
-            if est is None:                      # no usage known: random slots
-                picks = dc.sim.random["placement"].choice(cand.shape[0], need, replace=False)
-                chosen_ids += cand[picks].tolist()
-            else:
-                loads = index.load[cand]
-                if need == 1:                    # the lightest host, lowest id among equals
-                    chosen_ids.append(int(cand[int(np.argmin(loads))]))
-                elif need < cand.shape[0]:
-                    # the need lightest hosts, ties to the lowest id, without a full sort
-                    v = np.partition(loads, need - 1)[need - 1]
-                    below = loads < v
-                    first = cand[below][np.argsort(loads[below], kind="stable")]
-                    tied = cand[loads == v][:need - first.shape[0]]
-                    chosen_ids += first.tolist() + tied.tolist()
-                else:
-                    chosen_ids += cand[np.argsort(loads, kind="stable")].tolist()
         if est is None:
+            chosen_ids = [h.id for h in prefer if h.id in avail][:n] if prefer else []
+            if n > len(chosen_ids):
+                chosen_ids += self._random(dc, index.mask[tier], chosen_ids, n - len(chosen_ids))
             return [hosts[i] for i in chosen_ids]
-        order = sorted(range(n), key=lambda i: -est[i])
+        if prefer:
+            chosen_ids = [h.id for h in prefer if h.id in avail][:n]
+            need = n - len(chosen_ids)
+            if need:
+                if len(avail) <= SMALL_RANKING:
+                    chosen_ids += lightest(index.load_buf, avail, chosen_ids, need)
+                else:
+                    ranked = index.ranked[tier].copy()
+                    ranked[chosen_ids] = INF
+                    chosen_ids += ranked_lightest(ranked, need)
+        elif n == 1:
+            return [hosts[int(index.ranked[tier].argmin())]]
+        elif len(avail) <= SMALL_RANKING:
+            chosen_ids = lightest(index.load_buf, avail, (), n)
+        else:
+            chosen_ids = ranked_lightest(index.ranked[tier], n)
+        # descending estimated usage, ties in process order (a stable sort, reversed keys)
+        order = sorted(range(n), key=est.__getitem__, reverse=True)
         chosen: list[Host] = [hosts[0]] * n
         for rank, proc in enumerate(order):
             chosen[proc] = hosts[chosen_ids[rank]]
         return chosen
+
+    @staticmethod
+    def _random(dc: "Datacenter", mask: np.ndarray, taken: list[int], need: int) -> list[int]:
+        """``need`` random available slots (no usage known), from the ``placement`` stream,
+        leaving out ``taken``; O(H)."""
+        if taken:
+            mask = mask.copy()
+            mask[taken] = False
+        cand = mask.nonzero()[0]             # ascending ids (the method, not numpy's wrapper)
+        picks = dc.sim.random["placement"].choice(cand.shape[0], need, replace=False)
+        return cand[picks].tolist()
+
+
+def ranked_lightest(ranked: np.ndarray, need: int) -> list[int]:
+    """The ``need`` ids of least ``ranked`` value (infinity: not open), ties to the lowest id,
+    in that order: one stable sort up to :data:`SORT_RANKING` hosts, else a partition."""
+    if need == 1:
+        return [int(ranked.argmin())]
+    if ranked.shape[0] <= SORT_RANKING:
+        return ranked.argsort(kind="stable")[:need].tolist()
+    v = np.partition(ranked, need - 1)[need - 1]
+    below = (ranked < v).nonzero()[0]
+    first = below[ranked[below].argsort(kind="stable")]
+    tied = (ranked == v).nonzero()[0][:need - first.shape[0]]
+    return first.tolist() + tied.tolist()
+
+
+def lightest(load: Any, avail: Iterable[int], taken: Sequence[int], need: int) -> list[int]:
+    """The ``need`` ids of ``avail`` (not in ``taken``) of least ``load[id]``, ties to the lowest
+    id, in that order: JobDispatch's ranking in plain Python; O(a log a) in C for a ids."""
+    if taken:
+        skip = set(taken)
+        cand = sorted(i for i in avail if i not in skip)
+    else:
+        cand = sorted(avail)
+    key = load.__getitem__
+    if need == 1:
+        return [min(cand, key=key)]      # the first least in ascending ids: the lowest id
+    cand.sort(key=key)                   # stable: equal loads stay in ascending ids
+    return cand[:need]

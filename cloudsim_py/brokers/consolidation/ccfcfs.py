@@ -6,12 +6,12 @@ priority swap. No migration, no runtime estimates."""
 
 from __future__ import annotations
 
-import heapq
+from typing import Iterator
 
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
 from ..eviction import keep_smallest, take_newest_first
-from ..queues import WaitQueue, arrival
+from ..queues import WaitQueue, merged_by_arrival
 
 FG, BG = 0, 1
 RUNNING = JobState.RUNNING
@@ -50,6 +50,9 @@ class CcfcfsBroker(Broker):
             self._bg_event = True
 
     def schedule(self, now: float) -> None:
+        """Alg. 1 / Alg. 3 after an arrival or a foreground departure (:meth:`_select`,
+        :meth:`_deploy`, :meth:`_try_more`), else Alg. 2 (:meth:`_try_more` in the background);
+        see each for its cost."""
         if self._fg_event:
             # Alg. 1 (CCFCFS) / Alg. 3 (ACFCFS): job arrival or foreground departure
             selected = self._select(now)
@@ -62,14 +65,15 @@ class CcfcfsBroker(Broker):
         self._fg_event = self._bg_event = False
 
     # --------------------------------------------------------------- Alg. 1 lines 8-20
-    def _candidates(self):
-        """J_q u J_bg in ascending arrival order (lazy: passes usually stop early)."""
-        bg = self.dc.running(BG)
-        if not bg:
-            return iter(self.queue)
-        return heapq.merge(self.queue, sorted(bg, key=arrival), key=arrival)
+    def _candidates(self) -> Iterator[Job]:
+        """J_q u J_bg in ascending arrival order, lazily (passes usually stop early): the queue's
+        arrival index merged with the datacenter's background jobs in arrival order; O(1) to
+        set up, O(1) per candidate looked at. Nothing may act while it is read."""
+        return merged_by_arrival(self.queue, self.dc.running_by_arrival(BG))
 
     def _select(self, now: float) -> list[Job]:
+        """Alg. 1 ``SelectJobs``: in arrival order, what fits the idle foreground VMs, up to the
+        first that does not; O(s + 1) for s jobs selected (the candidates are merged lazily)."""
         idle = self.dc.idle(FG)
         selected = []
         for job in self._candidates():
@@ -81,6 +85,8 @@ class CcfcfsBroker(Broker):
 
     # --------------------------------------------------------------- Alg. 1 lines 21-34
     def _deploy(self, selected: list[Job]) -> None:
+        """Alg. 1 lines 21-34: O(p) for the p processes of the selected background jobs
+        (checked for a swap up in place), besides the starts, kills and swaps."""
         dc = self.dc
         rest = []
         for job in selected:
@@ -99,7 +105,8 @@ class CcfcfsBroker(Broker):
     # --------------------------------------------------------------- Alg. 2 lines 3-20
     def _try_more(self, tier: int) -> None:
         """SMJF: smallest waiting jobs first into the tier's available VMs (ascending size, so
-        the first that does not fit ends the pass)."""
+        the first that does not fit ends the pass); O(s + 1) on the queue's size index for s
+        jobs started, besides the starts."""
         dc = self.dc
         started = []
         avail = dc.available(tier)
@@ -128,22 +135,23 @@ class AcfcfsBroker(CcfcfsBroker):
     aggressive = True
 
     def _select(self, now: float) -> list[Job]:
+        """Alg. 3 ``SelectJobs_Refined``: O(s + 1) for s jobs selected that fit the idle VMs, and
+        for a job that needs evictions O(log F + L) (F foreground jobs, L of them later arrivals
+        than it: read from the datacenter's arrival index, newest first)."""
         dc = self.dc
         idle = dc.idle(FG)
         selected: list[Job] = []
         evicted: list[Job] = []
         marked: set[Job] = set()
-        fg_newest_first = None
         for job in self._candidates():
             need = job.procs
             if need <= idle:                                   # lines 15-16
                 idle -= need
                 selected.append(job)
                 continue
-            if fg_newest_first is None:                        # only now is it needed
-                fg_newest_first = sorted(dc.running(FG), key=arrival, reverse=True)
-            key = arrival(job)
-            later = [r for r in fg_newest_first if r not in marked and arrival(r) > key]
+            # the foreground jobs that arrived after this one, newest first, not yet marked
+            fg = dc.running_by_arrival(FG)
+            later = [r for r in reversed(fg[dc.arrived_after(FG, job):]) if r not in marked]
             if need > idle + sum(r.procs for r in later):      # line 26: stop (FCFS order)
                 break
             taken, idle = take_newest_first(later, idle, need)  # lines 21-24: newest first
@@ -155,7 +163,8 @@ class AcfcfsBroker(CcfcfsBroker):
         return selected
 
     def _refine_evicted(self, evicted: list[Job], idle: int) -> None:
-        """Liu 2015 Alg. 3 lines 32-43, then line 29: kill what is still marked."""
+        """Liu 2015 Alg. 3 lines 32-43, then line 29: kill what is still marked; O(e² + p)
+        for e marked jobs of p processes, besides the swaps and kills."""
         dc = self.dc
         keep_smallest(evicted, idle)                           # lines 34-39
         for job in list(evicted):                              # lines 40-43

@@ -29,14 +29,13 @@ lower-tier jobs there (Liu 2013 Fig. 2, time 5: J5 evicts J4).
 
 from __future__ import annotations
 
-import heapq
 from typing import Iterable
 
 from ...errors import PolicyError
 from ...workload.job import Job, JobState
 from ..base import Broker, register_broker
 from ..eviction import keep_smallest, take_newest_first
-from ..queues import WaitQueue, arrival
+from ..queues import WaitQueue, arrival, merged_by_arrival
 
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
@@ -62,6 +61,8 @@ class MigrationBackfillBroker(Broker):
         self.queue.add(job)
 
     def schedule(self, now: float) -> None:
+        """The top tier (:meth:`_top_tier`), then each lower tier: climbs (:meth:`_climb`),
+        then waiting jobs (:meth:`_fill`); see each for its cost."""
         self._top_tier()
         for tier in range(1, self.k):
             self._climb(tier)
@@ -125,21 +126,37 @@ class MigrationBackfillBroker(Broker):
     def _candidates(self) -> Iterable[Job]:
         """Waiting jobs and jobs of lower tiers, in arrival order: a snapshot (placing jobs
         changes the queue), merged lazily, since a pass usually stops early."""
-        lower = [j for t in range(1, self.k) for j in self.dc.running(t)]
-        if not lower:
-            return list(self.queue)
-        lower.sort(key=arrival)
-        return heapq.merge(list(self.queue), lower, key=arrival)
+        return merged_by_arrival(list(self.queue), self._below(0))
+
+    def _below(self, tier: int) -> list[Job]:
+        """A copy of the running jobs of the tiers below ``tier``, in arrival order: from the
+        datacenter's arrival index, O(n) pointer copies for n jobs (one tier below) or
+        O(n log k) to merge k tiers' sorted runs."""
+        dc = self.dc
+        if tier + 2 == self.k:
+            return list(dc.running_by_arrival(tier + 1))
+        lower = [j for t in range(tier + 1, self.k) for j in dc.running_by_arrival(t)]
+        lower.sort(key=arrival)   # sorted runs, one per tier: merged by the sort in C
+        return lower
 
     def _top_tier(self) -> None:
         """Liu 2013 Alg. 1 (one tier) and Alg. 2 lines 10-16 (consolidation): in arrival order,
         start what fits the idle VMs; a job that does not fit preempts later arrivals if they
-        and the idle VMs cover it (any job in C-variants, only the queue head in A-variants)."""
+        and the idle VMs cover it (any job in C-variants, only the queue head in A-variants).
+
+        O(k) when the top tier is full and no candidate may preempt (the common pass: the
+        earliest candidate, or the head in A-variants, arrived after every top-tier job);
+        else O(Q + B) pointer copies for the snapshot of the Q waiting and B lower-tier jobs,
+        then O(log F + L) per candidate looked at (F top-tier jobs, L of them later arrivals
+        than it, summed when it may preempt), besides the placements' own work. The pass
+        stops at the first candidate after which nothing can fit or preempt."""
         dc = self.dc
-        running = dc.running(0)
-        latest = max(running, key=arrival).order if running else None
+        top = dc.running_by_arrival(0)
+        latest = top[-1].order if top else None
         head = self.queue.head()
         idle = dc.idle(0)
+        if idle == 0 and self._none_may_preempt(latest, head):
+            return     # what the loop below would find at its first candidate
         for job in self._candidates():
             if job.state is RUNNING and job.tier == 0:      # moved up earlier in this pass
                 continue
@@ -149,12 +166,12 @@ class MigrationBackfillBroker(Broker):
                 continue
             key = job.order
             if latest is not None and key < latest and (not self.head_only or job is head):
-                later = sorted((r for r in dc.running(0) if r.order > key), key=arrival)
+                later = top[dc.arrived_after(0, job):]     # a copy: preempting changes top
                 if idle + sum(r.procs for r in later) >= job.procs:
                     self._preempt_for(job, later, idle)
                     idle = dc.idle(0)
-                    running = dc.running(0)
-                    latest = max(running, key=arrival).order if running else None
+                    top = dc.running_by_arrival(0)
+                    latest = top[-1].order if top else None
                     continue
             if idle == 0:
                 # nothing fits any more: stop once no later candidate may preempt (a later
@@ -163,6 +180,22 @@ class MigrationBackfillBroker(Broker):
                     break
                 if self.head_only and (head is None or key >= head.order):
                     break
+
+    def _none_may_preempt(self, latest: tuple[float, int] | None, head: Job | None) -> bool:
+        """With the top tier full, whether no candidate may preempt: none arrived before the
+        latest top-tier job (``latest``), counting in A-variants only the queue ``head``. The
+        loop of :meth:`_top_tier` would then stop at its first candidate having done nothing
+        (it fits nowhere, may not preempt, and every later one arrived later still); O(k)."""
+        if latest is None:
+            return True
+        if self.head_only:
+            return head is None or head.order >= latest
+        first = head.order if head is not None else None
+        for t in range(1, self.k):
+            lower = self.dc.running_by_arrival(t)
+            if lower and (first is None or lower[0].order < first):
+                first = lower[0].order
+        return first is None or first >= latest
 
     def _preempt_for(self, job: Job, later: list[Job], idle: int) -> None:
         """Collect later arrivals newest first until ``job`` fits; keep those not needed."""
@@ -176,9 +209,11 @@ class MigrationBackfillBroker(Broker):
 
     # ------------------------------------------------------------------ lower tiers
     def _climb(self, tier: int) -> None:
-        """Jobs of tiers below ``tier`` move up by a swap where their VMs in ``tier`` are idle."""
+        """Jobs of tiers below ``tier`` move up by a swap where their VMs in ``tier`` are idle.
+        Nothing for the last tier (every pass of k = 2); else O(B + sum of their processes)
+        for the B jobs below, each checked on its hosts."""
         dc = self.dc
-        movers = sorted((j for t in range(tier + 1, self.k) for j in dc.running(t)), key=arrival)
+        movers = self._below(tier) if tier + 1 < self.k else []
         for job in movers:
             if job.state is RUNNING and job.tier > tier and all(
                     dc.is_available(h, tier) for h in dc.hosts_of(job)):
@@ -186,7 +221,10 @@ class MigrationBackfillBroker(Broker):
                 self._threshold_evictions(dc.hosts_of(job), tier)
 
     def _fill(self, tier: int) -> None:
-        """Liu 2013 Alg. 3: scan the queue in arrival order, place what fits the available VMs."""
+        """Liu 2013 Alg. 3: scan the queue in arrival order, place what fits the available VMs.
+        O(1) when nothing is available or the smallest waiting job is too large; else
+        O(log Q + m log m) for the m waiting jobs no larger than the available VMs (the
+        queue's size index), besides the placements' own work."""
         dc = self.dc
         avail = dc.available(tier)
         if avail == 0:

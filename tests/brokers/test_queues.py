@@ -1,0 +1,34 @@
+"""The waiting queues' helpers against their plain definitions."""
+
+from __future__ import annotations
+
+import heapq
+
+from hypothesis import given, strategies as st
+
+from cloudsim_py.brokers.queues import WaitQueue, arrival, merged_by_arrival
+from cloudsim_py.workload.job import Job
+
+
+def jobs_of(keys: list[tuple[int, int]]) -> list[Job]:
+    return [Job(i + 1, float(t), procs, runtime=1.0) for i, (t, procs) in enumerate(keys)]
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40), st.data())
+def test_merged_by_arrival_is_heapq_merge(keys, data):
+    jobs = jobs_of(keys)
+    side = data.draw(st.lists(st.booleans(), min_size=len(jobs), max_size=len(jobs)))
+    first = sorted((j for j, s in zip(jobs, side) if s), key=arrival)
+    second = sorted((j for j, s in zip(jobs, side) if not s), key=arrival)
+    expected = list(heapq.merge(first, second, key=arrival))
+    assert list(merged_by_arrival(first, second)) == expected
+    assert list(merged_by_arrival(iter(first), second)) == expected   # a one-pass iterator too
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40), st.integers(0, 9))
+def test_fitting_is_the_jobs_that_fit_in_arrival_order(keys, procs):
+    queue = WaitQueue()
+    jobs = jobs_of(keys)
+    for job in jobs:
+        queue.add(job)
+    assert queue.fitting(procs) == sorted((j for j in jobs if j.procs <= procs), key=arrival)
