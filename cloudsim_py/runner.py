@@ -287,7 +287,7 @@ def check_finished(result: RunResult, policy: str | None = None, shown: int = 5)
     held = result.run.stuck() if result.run is not None else []
     if not stuck and not held:
         return
-    policy = policy if policy is not None else ", ".join(b.name for b in result.world.brokers)
+    policy = policy if policy is not None else ", ".join(b.label for b in result.world.brokers)
     named = [f"job {j.id} ({j.state.label}, {j.procs} procs, submitted {j.submit_time:g})" for j in stuck]
     named += held
     listed = "; ".join(named[:shown])

@@ -113,6 +113,12 @@ def test_positional_arguments_are_labelled_by_their_parameters_name():
     assert Window(3, greedy=True).label == "Window(depth=3, greedy=True)"
 
 
+def test_a_broker_given_its_own_label_keeps_it():
+    broker = make_broker("ktcbf", {"aggressive": True})
+    broker.label = "eager"
+    assert simulate(jobs(), hosts=4, tiers=2, policy=broker).label == "eager"
+
+
 # ------------------------------------------------------------------ DataFrames and display
 
 

@@ -71,7 +71,12 @@ class Broker(DatacenterListener, ABC):
         """How results name this broker: its policy name and the arguments it was made with,
         ``easy`` or ``ktcbf(aggressive=True, ...)`` (keywords sorted, values in ``repr``), the
         same text as :class:`~cloudsim_py.brokers.spec.BrokerSpec`'s default label, so that a
-        broker made by hand with parameters is not named like one without."""
+        broker made by hand with parameters is not named like one without. Setting
+        ``broker.label = "mine"`` gives it its own (a broker that keeps a ``label`` attribute
+        of its own goes on working)."""
+        given = self.__dict__.get("_label")
+        if given is not None:
+            return given
         from .spec import default_label
 
         args, kwargs = getattr(self, "_arguments", ((), {}))
@@ -79,6 +84,10 @@ class Broker(DatacenterListener, ABC):
         if args:
             params.update(_positional(type(self), args))
         return default_label(self.name or type(self).__name__, params)
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self.__dict__["_label"] = value
 
     def bind(self, dc: "Datacenter") -> None:
         """Called by ``Datacenter.attach``: sets ``self.dc`` and makes ``self.queue``."""
