@@ -130,7 +130,7 @@ class Broker(DatacenterListener, ABC):
         return {}
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name!r}>"
+        return f"<{type(self).__name__} {self.label!r}>"
 
 
 broker_registry: Registry[type[Broker]] = Registry("policy", entry_point_group="cloudsim_py.brokers",
