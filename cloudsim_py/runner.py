@@ -18,8 +18,8 @@ from .brokers.base import Broker
 from .brokers.spec import BrokerSpec
 from .engine import Simulation, Source
 from .errors import SpecError, StuckJobsError, TraceError
-from .frames import columns_frame, html_table, rows_frame
 from .execution.interference import InterferenceModel
+from .frames import columns_frame, html_table, rows_frame
 from .infrastructure.datacenter import Datacenter
 from .infrastructure.phases import ARRIVAL
 from .infrastructure.spec import DatacenterSpec
@@ -338,7 +338,10 @@ def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec 
 
     ``workload``: a prepared :class:`WorkloadTable` (CPU usage and its estimate drawn from the
     models, default 100 % and exact), jobs, job descriptions, or a function of the simulation
-    returning them. ``listeners`` are subscribed to the datacenter after its broker.
+    returning them. ``listeners`` are subscribed to the datacenter after its broker. The
+    caller's :class:`Job` objects are never changed: each is submitted as a fresh copy
+    (:meth:`Job.fresh`, made as it arrives), so a list can be built and run again; what
+    happened is read from the world (``world.results()``, the datacenter, the records).
     Anything else (a file name, ``None``) is a :class:`~cloudsim_py.errors.SpecError` naming
     ``workload``."""
     check_workload(workload)
@@ -424,6 +427,11 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
     The keywords are those of :class:`~cloudsim_py.infrastructure.spec.DatacenterSpec` and
     :class:`~cloudsim_py.brokers.spec.BrokerSpec` (which check them), plus the workload's CPU
     models, the metrics' ``tau`` and ``warmup``, and ``listeners`` for the datacenter.
+
+    The jobs given are not used up (:func:`build` runs copies): the same list can be simulated
+    again, and the outcome is read from the result (``records``, :meth:`RunResult.to_pandas`,
+    ``rejected``, ``unfinished``), not from the caller's jobs, which stay pending. The result's
+    label is the broker's (the policy and its parameters, for a broker made by hand too).
 
     A run without ``until`` that ends with jobs neither finished nor rejected (a policy that
     never starts them) raises :class:`~cloudsim_py.errors.StuckJobsError`, naming them and
