@@ -200,3 +200,22 @@ def test_head_keeps_the_first_rows_and_counts_the_others_in_a_copy_of_the_report
     assert small.report.kept == 2
     assert table.report is not None and "beyond the first 2" not in table.report.skipped
     assert simulate(small, hosts=4).summary["jobs_finished"] == 2
+
+
+# ------------------------------------------------------------------ a Gantt chart of a run in hand
+
+
+def test_gantt_of_draws_a_recorded_run_titled_by_its_label():
+    pytest.importorskip("matplotlib")
+    from cloudsim_py.experiments.gantt import gantt_of
+
+    fig = gantt_of(simulate(jobs(), hosts=4, policy="easy", record=True))
+    assert fig.axes[0].get_title().startswith("easy\n")
+
+
+def test_gantt_of_a_run_without_its_schedule_says_to_record_it():
+    from cloudsim_py.errors import ExperimentError
+    from cloudsim_py.experiments.gantt import gantt_of
+
+    with pytest.raises(ExperimentError, match=r"record=True"):
+        gantt_of(simulate(jobs(), hosts=4, policy="easy"))
