@@ -16,7 +16,7 @@ __version__ = "0.2.0"
 _API = {
     # running
     "simulate": "runner", "build": "runner", "results": "runner", "World": "runner",
-    "RunResult": "runner",
+    "RunResult": "runner", "summary_frame": "runner",
     "load_scenario": "scenario.loader", "run_scenario": "scenario.run", "Scenario": "scenario.schema",
     # the model and its options
     "Simulation": "engine", "Datacenter": "infrastructure", "DatacenterSpec": "infrastructure",
@@ -63,7 +63,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .infrastructure import (Datacenter, DatacenterListener, DatacenterSpec, FirstIdle, Host,
                                  HostGroup, JobDispatch, ScheduleRecorder)
     from .metrics import MetricsSpec
-    from .runner import RunResult, World, build, results, simulate
+    from .runner import RunResult, World, build, results, simulate, summary_frame
     from .scenario.loader import load_scenario
     from .scenario.run import run_scenario
     from .scenario.schema import Scenario

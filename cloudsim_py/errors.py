@@ -107,3 +107,8 @@ class PlatformError(CloudSimError):
 
 class ExperimentError(CloudSimError):
     """A sweep, results table, plot, report or schedule file cannot be used as asked."""
+
+
+class MissingExtraError(CloudSimError, ImportError):
+    """An optional extra is not installed (pandas for DataFrames, matplotlib for figures): the
+    message names the ``pip install`` that adds it."""

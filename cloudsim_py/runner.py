@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import time
 from numbers import Integral
-from typing import Any, Callable, Iterable, Iterator, Protocol, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, Sequence, Union
 
 import attrs
 
@@ -19,6 +19,7 @@ from .brokers.spec import BrokerSpec
 from .engine import Simulation, Source
 from .errors import SpecError, StuckJobsError, TraceError
 from .execution.interference import InterferenceModel
+from .frames import columns_frame, html_table, rows_frame
 from .infrastructure.datacenter import Datacenter
 from .infrastructure.phases import ARRIVAL
 from .infrastructure.spec import DatacenterSpec
@@ -38,13 +39,21 @@ Workload = Union[WorkloadTable, Iterable[Job], Iterable[JobDescription],
                  Callable[[Simulation], Iterable[Any]]]
 
 
-def arrivals(items: Iterable[Any], kind: str = "jobs", wrap: bool = True) -> Iterator[tuple[float, Any]]:
+def arrivals(items: Iterable[Any], kind: str = "jobs", wrap: bool = True,
+             fresh: bool = False) -> Iterator[tuple[float, Any]]:
     """``(submit time, item)`` for a source, submit times checked not to decrease (``kind``
     names the items in the error). ``wrap``: descriptions become jobs one at a time, as they
-    are needed (other items, e.g. DAG jobs, pass as they are)."""
+    are needed (other items, e.g. DAG jobs, pass as they are). ``fresh``: a :class:`Job` given
+    is replaced by a new pending job of its description (:meth:`Job.fresh`), so the run never
+    changes the caller's objects and the same list can be simulated again."""
     last = -INF
     for item in items:
-        job = Job(item) if wrap and not isinstance(item, Job) else item
+        if not wrap:
+            job = item
+        elif isinstance(item, Job):
+            job = item.fresh() if fresh else item
+        else:
+            job = Job(item)
         t = job.submit_time
         if not last <= t < INF:          # one comparison: also NaN and infinite times
             if t < last:
@@ -184,9 +193,11 @@ class WorldRun:
         return []
 
 
-@attrs.define(slots=True, eq=False)
+@attrs.define(slots=True, eq=False, repr=False)
 class RunResult:
-    """Everything a run produced."""
+    """Everything a run produced: the ``summary`` (a dict), the finished jobs' ``records``
+    (numpy columns; :meth:`to_pandas` for a DataFrame) and the ``world`` that ran. In a
+    notebook it shows its summary as a table."""
 
     summary: dict
     records: JobRecords
@@ -223,6 +234,49 @@ class RunResult:
         """Jobs neither finished nor rejected when the run stopped, in arrival order."""
         return self.world.log.unfinished()
 
+    @property
+    def name(self) -> str:
+        """The label, or the brokers' labels when the run has none."""
+        return self.label or ", ".join(b.label for b in self.world.brokers)
+
+    def to_pandas(self) -> Any:
+        """The finished jobs' records as a pandas DataFrame, one row per job in arrival order
+        (the columns of :class:`~cloudsim_py.metrics.JobRecords`: ``id submit start finish
+        procs runtime estimate wait response bsld ...``). Needs pandas, the ``[pandas]``
+        extra; the error says so when it is missing."""
+        return columns_frame(self.records.columns, "RunResult.to_pandas()")
+
+    def _repr_html_(self) -> str:
+        """The summary as an HTML table, for Jupyter's display."""
+        return html_table(list(self.summary.items()), caption=self.name)
+
+    def __repr__(self) -> str:
+        s = self.summary
+        shown = ", ".join(f"{k}={s[k]:.4g}" if isinstance(s[k], float) else f"{k}={s[k]}"
+                          for k in ("jobs_finished", "jobs_rejected", "avg_wait", "avg_bsld", "utilization")
+                          if k in s)
+        return f"<RunResult {self.name!r}: {shown}>"
+
+
+def summary_frame(results: Iterable[RunResult] | Mapping[str, RunResult | Mapping[str, Any]]) -> Any:
+    """The summaries of several runs as one pandas DataFrame, a row per run indexed by its
+    label (``policy``), in the order given: results (each named by its label) or a mapping of
+    names to results or summaries. Two results with the same label are an error naming it, not
+    one row silently hiding the other. Needs pandas (the ``[pandas]`` extra)."""
+    if isinstance(results, Mapping):
+        named = [(str(k), v.summary if isinstance(v, RunResult) else v) for k, v in results.items()]
+    else:
+        named = []
+        seen: set[str] = set()
+        for r in results:
+            if r.name in seen:
+                raise ValueError(f"two results are labelled {r.name!r}: give one a label "
+                                 f"(BrokerSpec(..., label=...)) or pass a mapping of names")
+            seen.add(r.name)
+            named.append((r.name, r.summary))
+    return rows_frame([{"policy": name, **summary} for name, summary in named], index="policy",
+                      what="summary_frame()")
+
 
 def check_finished(result: RunResult, policy: str | None = None, shown: int = 5) -> None:
     """A run that ran out of events must have finished or rejected every job (and its system
@@ -233,7 +287,7 @@ def check_finished(result: RunResult, policy: str | None = None, shown: int = 5)
     held = result.run.stuck() if result.run is not None else []
     if not stuck and not held:
         return
-    policy = policy if policy is not None else ", ".join(b.name for b in result.world.brokers)
+    policy = policy if policy is not None else ", ".join(b.label for b in result.world.brokers)
     named = [f"job {j.id} ({j.state.label}, {j.procs} procs, submitted {j.submit_time:g})" for j in stuck]
     named += held
     listed = "; ".join(named[:shown])
@@ -284,7 +338,10 @@ def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec 
 
     ``workload``: a prepared :class:`WorkloadTable` (CPU usage and its estimate drawn from the
     models, default 100 % and exact), jobs, job descriptions, or a function of the simulation
-    returning them. ``listeners`` are subscribed to the datacenter after its broker.
+    returning them. ``listeners`` are subscribed to the datacenter after its broker. The
+    caller's :class:`Job` objects are never changed: each is submitted as a fresh copy
+    (:meth:`Job.fresh`, made as it arrives), so a list can be built and run again; what
+    happened is read from the world (``world.results()``, the datacenter, the records).
     Anything else (a file name, ``None``) is a :class:`~cloudsim_py.errors.SpecError` naming
     ``workload``."""
     check_workload(workload)
@@ -303,7 +360,7 @@ def build(workload: Workload, *, datacenter: DatacenterSpec, broker: BrokerSpec 
         items = workload(sim)
     else:
         items = workload
-    source = sim.add_source(arrivals(items), dc.submit, ARRIVAL)
+    source = sim.add_source(arrivals(items, fresh=True), dc.submit, ARRIVAL)
     return World(sim, [dc], [b], [source], log)
 
 
@@ -371,6 +428,11 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
     :class:`~cloudsim_py.brokers.spec.BrokerSpec` (which check them), plus the workload's CPU
     models, the metrics' ``tau`` and ``warmup``, and ``listeners`` for the datacenter.
 
+    The jobs given are not used up (:func:`build` runs copies): the same list can be simulated
+    again, and the outcome is read from the result (``records``, :meth:`RunResult.to_pandas`,
+    ``rejected``, ``unfinished``), not from the caller's jobs, which stay pending. The result's
+    label is the broker's (the policy and its parameters, for a broker made by hand too).
+
     A run without ``until`` that ends with jobs neither finished nor rejected (a policy that
     never starts them) raises :class:`~cloudsim_py.errors.StuckJobsError`, naming them and
     carrying the result; with ``until`` the jobs still in flight are ``result.unfinished``.
@@ -393,5 +455,6 @@ def simulate(workload: Workload, *, hosts: int, tiers: int = 1,
     world = build(workload, datacenter=spec, broker=broker, seed=seed, cpu_usage=cpu_usage,
                   cpu_estimate=cpu_estimate, factors=factors, record=record, listeners=listeners)
     table = workload if isinstance(workload, WorkloadTable) else None
-    return run_system(WorldRun(world), label=broker.name, tau=tau, warmup=warmup, until=until, t0=t0,
+    label = broker.label if isinstance(broker, Broker) else broker.name
+    return run_system(WorldRun(world), label=label, tau=tau, warmup=warmup, until=until, t0=t0,
                       report=table.report if table is not None else None, table=table)

@@ -57,6 +57,37 @@ class Broker(DatacenterListener, ABC):
 
     dc: "Datacenter"
     queue: Any
+    #: the constructor's positional and keyword arguments (kept by ``__new__``, for the label)
+    _arguments: tuple[tuple[Any, ...], dict[str, Any]]
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Broker":
+        # keep the constructor's arguments, for the label (once per broker, not per event)
+        self = super().__new__(cls)
+        self._arguments = (args, kwargs)
+        return self
+
+    @property
+    def label(self) -> str:
+        """How results name this broker: its policy name and the arguments it was made with,
+        ``easy`` or ``ktcbf(aggressive=True, ...)`` (keywords sorted, values in ``repr``), the
+        same text as :class:`~cloudsim_py.brokers.spec.BrokerSpec`'s default label, so that a
+        broker made by hand with parameters is not named like one without. Setting
+        ``broker.label = "mine"`` gives it its own (a broker that keeps a ``label`` attribute
+        of its own goes on working)."""
+        given = self.__dict__.get("_label")
+        if given is not None:
+            return given
+        from .spec import default_label
+
+        args, kwargs = getattr(self, "_arguments", ((), {}))
+        params = dict(kwargs)
+        if args:
+            params.update(_positional(type(self), args))
+        return default_label(self.name or type(self).__name__, params)
+
+    @label.setter
+    def label(self, value: str) -> None:
+        self.__dict__["_label"] = value
 
     def bind(self, dc: "Datacenter") -> None:
         """Called by ``Datacenter.attach``: sets ``self.dc`` and makes ``self.queue``."""
@@ -99,7 +130,7 @@ class Broker(DatacenterListener, ABC):
         return {}
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name!r}>"
+        return f"<{type(self).__name__} {self.label!r}>"
 
 
 broker_registry: Registry[type[Broker]] = Registry("policy", entry_point_group="cloudsim_py.brokers",
@@ -138,18 +169,30 @@ def _parameters(cls: type) -> tuple[bool, tuple[str, ...]]:
     """Whether a broker class's constructor takes any keyword, and the keywords it names; once
     per class. A class with object's constructor takes none (no signature to parse: parsing
     object's text signature cost 15 ms at the first broker of a process)."""
-    if cls.__init__ is object.__init__ and cls.__new__ is object.__new__:  # type: ignore[misc]
+    own_new = cls.__new__ not in (object.__new__, Broker.__new__)
+    init = getattr(cls, "__init__")
+    if init is object.__init__ and not own_new:
         return False, ()
     import inspect  # only when a broker is made, not at import
 
     try:
-        sig = inspect.signature(cls)
+        # Broker.__new__ takes anything (it keeps the arguments): the constructor says what
+        sig = inspect.signature(cls if own_new else init)
+        if not own_new:
+            sig = sig.replace(parameters=list(sig.parameters.values())[1:])   # self
     except (TypeError, ValueError):  # pragma: no cover - exotic classes
         sig = inspect.Signature()
     accepts_any = any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
     known = tuple(n for n, p in sig.parameters.items()
                   if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
     return accepts_any, known
+
+
+def _positional(cls: type, args: tuple) -> dict[str, Any]:
+    """Positional constructor arguments by their parameter's name (``arg0``... where the
+    constructor does not name them)."""
+    _, known = _parameters(cls)
+    return {known[i] if i < len(known) else f"arg{i}": value for i, value in enumerate(args)}
 
 
 def _make(policy: str, params: dict[str, Any]) -> Broker:

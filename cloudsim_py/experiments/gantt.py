@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import ExperimentError
 from .intervals import OVERHEADS, interval_timeline, read_intervals
 from .plots import _figure_class
-from .schedule import Timeline, read_schedule, timeline
+from .schedule import ScheduleEvent, Timeline, read_schedule, timeline
 
 log = logging.getLogger(__name__)
 
@@ -203,6 +203,25 @@ def gantt_from_file(target: str, **kw: Any) -> Any:
     if os.path.basename(path) == "intervals.csv" or "rows" not in kw and _is_intervals(path):
         kw.setdefault("rows", "VM")
     return gantt_chart(read_timeline(path), **kw)
+
+
+def gantt_of(result: Any, **kw: Any) -> Any:
+    """The Gantt chart of a run in hand, a :class:`~cloudsim_py.runner.RunResult` of
+    ``simulate(..., record=True)`` (its datacenter's action log; no file written): hosts,
+    tiers and the title (the run's label) come from the result. The keywords are
+    :func:`gantt_chart`'s (``start``/``end`` crop the time axis). A run made without
+    ``record=True`` has no log: the error says so."""
+    dc = result.datacenter
+    entries = dc.log
+    if entries is None:
+        raise ExperimentError("the run kept no schedule: simulate(..., record=True) keeps the "
+                              "datacenter's actions for a Gantt chart")
+    events = [ScheduleEvent(float(t), action, int(job), int(tier), tuple(hosts))
+              for t, action, job, tier, hosts in entries]
+    kw.setdefault("hosts", len(dc.hosts))
+    kw.setdefault("tiers", dc.tiers)
+    kw.setdefault("title", result.name)
+    return gantt_chart(timeline(events), **kw)
 
 
 def _is_intervals(path: str) -> bool:

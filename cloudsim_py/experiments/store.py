@@ -1,7 +1,7 @@
 """The results table of a sweep: one row per run and broker (its parameters and summary), in
 Parquet (pyarrow) or CSV, rewritten atomically after every batch of finished runs.
 
-Imports nothing from the simulator."""
+Imports nothing from the simulator (``frames`` only makes DataFrames)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import json
 import math
 import os
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence, overload
 
 from ..errors import ExperimentError
+from ..frames import rows_frame
 
 #: columns that are always text (a run id like ``1e50...`` must not become a number)
 STRING_COLUMNS = ("run_id", "status", "policy", "warnings", "error")
@@ -163,9 +164,22 @@ def _csv_cell(value: Any) -> str:
     return str(value)
 
 
-def read_results(path: str) -> list[dict]:
-    """Every row of a results table as a dict (all columns present, ``None`` where empty)."""
-    return read_table(path)[1]
+@overload
+def read_results(path: str) -> list[dict]: ...
+@overload
+def read_results(path: str, as_frame: Literal[False]) -> list[dict]: ...
+@overload
+def read_results(path: str, as_frame: Literal[True]) -> Any: ...
+
+
+def read_results(path: str, as_frame: bool = False) -> Any:
+    """Every row of a results table as a dict (all columns present, ``None`` where empty); with
+    ``as_frame=True`` the table as a pandas DataFrame instead (its columns in the table's order,
+    missing values as pandas shows them), which needs pandas, the ``[pandas]`` extra."""
+    columns, rows = read_table(path)
+    if as_frame:
+        return rows_frame(rows, columns, what="read_results(..., as_frame=True)")
+    return rows
 
 
 def read_table(path: str) -> tuple[list[str], list[dict]]:

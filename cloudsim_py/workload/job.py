@@ -121,6 +121,13 @@ class Job:
         """A job for a description (of any kind); the description is not copied."""
         return cls(desc)
 
+    def fresh(self) -> "Job":
+        """A new pending job of the same description, with nothing of this one's run: what
+        :func:`~cloudsim_py.runner.build` and :func:`~cloudsim_py.runner.simulate` submit in
+        place of a job they are given, so that the caller's job is never changed and a list of
+        jobs can be run again (in a notebook, a block rerun)."""
+        return Job(self.desc)
+
     # -- state machine --------------------------------------------------------------------
     def transition(self, new: JobState, now: float) -> None:
         """Move to ``new``; an illegal transition raises :class:`JobStateError`."""

@@ -102,6 +102,25 @@ class WorkloadTable:
     def col(self, name: str) -> np.ndarray:
         return self.data[:, COL[name]]
 
+    def head(self, n: int) -> "WorkloadTable":
+        """The first ``n`` rows (all of them when there are fewer), as a new table: a small
+        run of a large trace, e.g. in a notebook. The cleaning report is copied, the rows left
+        out counted under the reason ``beyond the first n``."""
+        if n >= len(self):
+            return self
+        n = max(int(n), 0)
+        report = self.report
+        if report is not None:
+            report = attrs.evolve(report, skipped={**report.skipped, f"beyond the first {n}": len(self) - n},
+                                  dropped=list(report.dropped))
+            report.kept = min(report.kept, n)
+
+        def cut(column: np.ndarray | None) -> np.ndarray | None:
+            return column[:n] if column is not None else None
+
+        return attrs.evolve(self, data=self.data[:n], line=cut(self.line), procs=cut(self.procs),
+                            runtime=cut(self.runtime), estimate=cut(self.estimate), report=report)
+
     @classmethod
     def from_columns(cls, columns: Mapping[str, np.ndarray], source: str = "<memory>",
                      header: SWFHeader | None = None) -> "WorkloadTable":

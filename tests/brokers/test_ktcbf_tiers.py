@@ -25,12 +25,14 @@ FACTORS = FixedFactors(default=(0.5, 0.02))
 
 def one_host(rule, usages):
     """One host with four tiers; job i+1 (one process, 1000 s of work) uses usages[i], all
-    arrive at 0; the run stops at t = 1 so that the speeds can be read."""
+    arrive at 0; the run stops at t = 1 so that the speeds can be read. Returns the result and
+    the run's own jobs (all in flight at t = 1, in arrival order: the simulation runs copies of
+    the jobs it is given)."""
     jobs = [Job(i, 0.0, 1, runtime=1000.0, cpu_usage=(c,), cpu_estimate=(c,))
             for i, c in enumerate(usages, 1)]
     r = simulate(jobs, hosts=1, tiers=4, policy="ktcbf", interference=MODEL, factors=FACTORS,
                  migration_cost=0.0, check=True, record=True, until=1.0, tier_threshold=rule)
-    return r, jobs
+    return r, r.unfinished
 
 
 def test_four_tiers_by_hand_the_fourth_tier_takes_a_job_under_the_foreground_rule():

@@ -42,9 +42,9 @@ class Scripted(Broker):
 def run(progress: str) -> dict[int, float]:
     jobs = [Job(1, 0.0, 1, runtime=10.0, cpu_usage=(0.5,)), Job(2, 0.0, 2, runtime=10.0, cpu_usage=(0.5, 0.5)),
             Job(3, 10.0, 1, runtime=10.0, cpu_usage=(0.5,))]
-    simulate(jobs, hosts=2, tiers=2, policy=Scripted(), interference=InterferenceModel("case", job_progress=progress),
-             factors=NO_LOSS, check=True)
-    return {j.id: j.finish_time for j in jobs}
+    r = simulate(jobs, hosts=2, tiers=2, policy=Scripted(), interference=InterferenceModel("case", job_progress=progress),
+                 factors=NO_LOSS, check=True)
+    return {i: row["finish"] for i, row in r.records.by_id().items()}
 
 
 def test_lockstep_holds_the_job_to_its_slowest_process_at_every_moment():
@@ -96,7 +96,10 @@ def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(ca
     r = simulate(jobs, hosts=hosts, tiers=tiers, policy=policy, seed=len(jobs), check=True,
                  interference={"preset": "liu2013", "job_progress": "per_process"})
     assert r.summary["jobs_finished"] == len(jobs)
+    rows = r.records.by_id()
     for job in jobs:
-        # a job that never paused ran its whole work in its last run, at speed <= 1
-        if not job.suspensions:
-            assert job.finish_time >= job.start_time + job.desc.runtime - 1e-6 * job.desc.runtime
+        # a job that never paused ran its whole work in its one run, at speed <= 1 (its
+        # records' start is its first start, which is its last when it never paused)
+        row = rows[job.id]
+        if not row["suspensions"]:
+            assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
