@@ -16,7 +16,7 @@ from ..workload.job import Job, JobState
 from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
 from .host import Host
-from .listener import HOOKS, overridden_hooks
+from .listener import HOOKS, emitted_hooks, is_declared, overridden_hooks
 from .phases import MESSAGE, RELEASE, SLICE, TIMER
 from .placement import FirstIdle, JobDispatch, Placement
 from .recorder import Entry, ScheduleRecorder
@@ -135,6 +135,7 @@ class Datacenter:
         self._on_resume: list[Callable[[Job], None]] = []
         self._on_swap: list[Callable[[Job], None]] = []
         self._on_reject: list[Callable[[Job, str], None]] = []
+        self._emitted: dict[str, list[Callable[..., None]]] = {}   # kind -> on_<kind> of listeners
         self._dirty = False
         self._slice_event: Event | None = None
         self._slices = 0                       # slices scheduled so far (bounded by MAX_SLICES)
@@ -172,13 +173,19 @@ class Datacenter:
 
     def subscribe(self, listener: Any, first: bool = False) -> Any:
         """Tell ``listener`` of every submit, start, finish, kill, suspend, resume, swap and
-        reject here, through its ``on_<event>`` methods (only those it overrides are called).
-        ``first``: before the listeners already subscribed. Returns the listener."""
+        reject here, through its ``on_<event>`` methods (only those it overrides are called),
+        and of the declared kinds of event sent by :meth:`emit`. An ``on_`` method matching no
+        known event is a :class:`~cloudsim_py.errors.PolicyError` naming it (it would never be
+        called). ``first``: before the listeners already subscribed. Returns the listener."""
         if listener in self._listeners:
             raise PolicyError(f"{listener!r} already listens to datacenter {self.name!r}")
+        emitted = emitted_hooks(listener)       # checked before anything is registered
         self._listeners.insert(0, listener) if first else self._listeners.append(listener)
         for name, fn in overridden_hooks(listener).items():
             hooks = self._hook_list(name)
+            hooks.insert(0, fn) if first else hooks.append(fn)
+        for kind, fn in emitted.items():
+            hooks = self._emitted.setdefault(kind, [])
             hooks.insert(0, fn) if first else hooks.append(fn)
         return listener
 
@@ -186,6 +193,22 @@ class Datacenter:
         self._listeners.remove(listener)
         for name, fn in overridden_hooks(listener).items():
             self._hook_list(name).remove(fn)
+        for kind, fn in emitted_hooks(listener).items():
+            self._emitted[kind].remove(fn)
+
+    def emit(self, kind: str, *args: Any, **kwargs: Any) -> int:
+        """Tell every listener with an ``on_<kind>`` method of an event of a declared kind
+        (:func:`~cloudsim_py.infrastructure.listener.declare_event`), with ``args``: the generic
+        path for events the datacenter does not send itself (a host failing, a price change),
+        kept apart from the built-in hooks' lists. Returns how many listeners heard it; an
+        undeclared kind is an error (a typo would reach nobody)."""
+        hooks = self._emitted.get(kind, ())
+        if not hooks and not is_declared(kind):
+            raise PolicyError(f"datacenter {self.name!r}: emit({kind!r}): no such kind of event; "
+                              f"declare it first (declare_event({kind!r}))")
+        for fn in tuple(hooks):
+            fn(*args, **kwargs)
+        return len(hooks)
 
     def _hook_list(self, name: str) -> list:
         assert name in HOOKS

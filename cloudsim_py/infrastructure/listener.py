@@ -1,13 +1,69 @@
 """What a datacenter tells the entities that subscribe to it: its broker first, then anyone
-(a broker of another cloud, a recorder, a progress bar, a metrics probe). Imports nothing."""
+(a broker of another cloud, a recorder, a progress bar, a metrics probe). Imports only the errors."""
 
 from __future__ import annotations
 
 from typing import Any
 
-#: the hooks a datacenter calls, in the order of this tuple's documentation
+from ..errors import PolicyError
+
+#: the hooks a datacenter calls, in the order of this tuple's documentation: the fast path (a
+#: list of bound methods per hook, no lookup per call)
 HOOKS = ("on_submit", "on_start", "on_finish", "on_kill", "on_suspend", "on_resume", "on_swap",
          "on_reject")
+
+#: every other kind of event a listener may hear (``on_<kind>``), with who tells it. Built-in
+#: ones are listed here; a plugin adds its own with :func:`declare_event` and sends them with
+#: :meth:`~cloudsim_py.infrastructure.datacenter.Datacenter.emit`.
+_EVENTS: dict[str, str] = {
+    "timer": "the engine, to the broker that set a timer",
+    "message": "the engine, to the broker a message was sent to",
+    "phase": "a cloud's local mapping, to its phase listeners",
+    "run_start": "run_scenario, to the listeners it is given, before each run",
+}
+
+
+def declare_event(kind: str, doc: str = "") -> str:
+    """Make ``kind`` a known kind of event: listeners with an ``on_<kind>`` method are then
+    told of it by ``datacenter.emit(kind, ...)`` instead of being refused when they subscribe.
+    Declaring a kind twice is harmless; returns ``kind``."""
+    if not isinstance(kind, str) or not kind.isidentifier() or f"on_{kind}" in HOOKS:
+        raise PolicyError(f"declare_event: {kind!r} must be a name (letters, digits, _) other than "
+                          "the built-in hooks")
+    _EVENTS.setdefault(kind, doc)
+    return kind
+
+
+def is_declared(kind: str) -> bool:
+    """Whether ``kind`` was declared (built-in hooks' kinds are not: they have their own path)."""
+    return kind in _EVENTS
+
+
+def known_events() -> tuple[str, ...]:
+    """The kinds of event listeners may hear: the built-in hooks' and the declared ones."""
+    return tuple(h[3:] for h in HOOKS) + tuple(_EVENTS)
+
+
+def emitted_hooks(listener: Any) -> dict[str, Any]:
+    """The bound ``on_<kind>`` methods of ``listener`` for declared kinds (not the built-in
+    hooks), by kind. A public ``on_`` method matching no known kind is an error naming it:
+    a typo (``on_finsh``) or an event nobody sends (``on_host_down``) would otherwise never be
+    called, silently."""
+    out = {}
+    for name in dir(listener):
+        if not name.startswith("on_") or name in HOOKS:
+            continue
+        fn = getattr(listener, name, None)
+        if not callable(fn):
+            continue
+        kind = name[3:]
+        if kind not in _EVENTS:
+            raise PolicyError(
+                f"{type(listener).__name__}.{name}: no event {kind!r} is ever sent, so this method would "
+                f"never be called; known events: {', '.join(known_events())}. Declare a new kind "
+                f"with declare_event({kind!r}) and send it with datacenter.emit({kind!r}, ...)")
+        out[kind] = fn
+    return out
 
 
 class DatacenterListener:
