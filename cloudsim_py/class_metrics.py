@@ -62,6 +62,34 @@ class ClassRecorder(DatacenterListener):
         return _columns(self.rows)
 
 
+class ClassMetrics(DatacenterListener):
+    """The per-class metrics as a probe (:class:`cloudsim_py.probes.Probe`): it keeps what
+    they need of every finished job (as :class:`ClassRecorder`), and gives
+    :func:`class_summary` of them under ``spec`` with the run's ``tau`` and ``warmup``. What
+    ``metrics.classes`` in a scenario subscribes to each run."""
+
+    def __init__(self, spec: ClassesSpec | None = None, tau: float = 10.0, warmup: float = 0.0) -> None:
+        self.spec = spec if spec is not None else ClassesSpec()
+        self.tau = tau
+        self.warmup = warmup
+        self.rows: list[tuple] = []
+
+    def on_finish(self, job: Any) -> None:
+        self.rows.append(_row(job))
+
+    def columns(self) -> tuple[str, ...]:
+        """The summary keys it adds (:func:`class_columns`)."""
+        return class_columns(self.spec)
+
+    def summary(self) -> dict[str, float]:
+        return class_summary(_columns(self.rows), self.spec, tau=self.tau, warmup=self.warmup)
+
+
+def class_columns(spec: ClassesSpec | None = None) -> tuple[str, ...]:
+    """The summary keys of the per-class metrics (``count_S``, ..., ``avg_elapsed_all``)."""
+    return tuple(class_summary(_columns([]), spec))
+
+
 def job_columns(jobs: Iterable[Any]) -> dict[str, np.ndarray]:
     """``id, submit, start, finish, procs, runtime, original_runtime`` of finished jobs:
     ``runtime`` is the true runtime at the size the job ran on (``job.work``),

@@ -211,6 +211,9 @@ class RunResult:
     run: SystemRun | None = None
     #: what the workload's loader read, kept and skipped (for the command line)
     loader: list[str] = attrs.field(factory=list)
+    #: the run's probes, named (``metrics.classes``, ``metrics.probes``): their files are written
+    #: with the run's outputs
+    probes: list[tuple[str, Any]] = attrs.field(factory=list)
 
     @property
     def datacenter(self) -> Datacenter:

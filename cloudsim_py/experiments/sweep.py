@@ -161,6 +161,7 @@ class Sweep:
                        os.path.splitext(os.path.basename(base.source))[0])
         run = copy.deepcopy(raw)
         _resolve_trace(run, base.folder, base.where("workload.trace"))
+        _resolve_code_files(run, base.folder)
         _drop_output_dir(run)
         return raw, run
 
@@ -228,6 +229,34 @@ def _drop_output_dir(mapping: dict) -> None:
         output.pop("dir", None)
         if not output:
             del mapping["output"]
+
+
+def _code_file(entry: str) -> bool:
+    return entry.endswith(".py") or "/" in entry or os.sep in entry
+
+
+def _resolve_code_files(mapping: dict, folder: str) -> None:
+    """``.py`` files named by ``plugins`` and ``metrics.probes`` (``./mine.py:Class``) made
+    absolute against ``folder``, as the trace is: a worker may run in another folder."""
+    def absolute(path: str) -> str:
+        return os.path.normpath(os.path.join(folder, os.path.expanduser(path)))
+
+    plugins = mapping.get("plugins")
+    if isinstance(plugins, list):
+        mapping["plugins"] = [absolute(p) if isinstance(p, str) and _code_file(p) else p for p in plugins]
+    metrics = mapping.get("metrics")
+    if not isinstance(metrics, dict) or not isinstance(metrics.get("probes"), list):
+        return
+    probes = metrics["probes"]
+
+    def resolved(name: Any) -> Any:
+        if not isinstance(name, str) or ":" not in name:
+            return name
+        module, _, attr = name.rpartition(":")
+        return f"{absolute(module)}:{attr}" if _code_file(module) else name
+
+    metrics["probes"] = [{**p, "name": resolved(p.get("name"))} if isinstance(p, dict) else resolved(p)
+                         for p in probes]
 
 
 def _resolve_trace(mapping: dict, folder: str, where: str) -> None:

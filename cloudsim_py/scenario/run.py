@@ -20,6 +20,7 @@ from ..outputs.schedule import ScheduleCsv
 from ..outputs.streamed import StreamedCsv
 from ..outputs.timeline import TimelineCsv
 from ..outputs.watch import Watched
+from ..probes import probe_summary
 from ..runner import PreparedSystem, RunResult, run_system
 from ..validate import kind
 from .schema import BrokerSpec, Scenario, slug
@@ -40,28 +41,34 @@ def run_one(scenario: Scenario, broker: BrokerSpec, prepared: PreparedSystem, li
     work neither finished nor rejected raises :class:`~cloudsim_py.errors.StuckJobsError`
     (with the result)."""
     t0 = time.perf_counter()
-    classes = None
-    if scenario.classes is not None:
-        from ..class_metrics import ClassRecorder
-
-        classes = ClassRecorder()    # what per-class metrics need of every finished job
-        listeners = (*listeners, classes)
-    run = prepared.start(broker, scenario.seed, listeners)
+    probes = make_probes(scenario)
+    run = prepared.start(broker, scenario.seed, (*listeners, *(p for _, p in probes)))
     if jobs_csv is not None:
         run.world.log.sinks.append(jobs_csv)
     if folder is not None and streams is not None:
         streams += open_streams(folder, scenario, run.world.datacenters)
 
-    def per_class(world: Any, summary: dict) -> None:
-        if classes is not None:
-            from ..class_metrics import class_summary
+    def measured(world: Any, summary: dict) -> None:
+        for name, probe in probes:
+            probe_summary(probe, name, summary)
 
-            summary.update(class_summary(classes.columns(), scenario.classes, tau=scenario.metrics.tau,
-                                         warmup=scenario.metrics.warmup))
+    result = run_system(run, label=broker.name, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
+                        t0=t0, report=prepared.report, table=prepared.table, after=measured,
+                        loader=prepared.report_lines())
+    result.probes = probes
+    return result
 
-    return run_system(run, label=broker.name, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
-                      t0=t0, report=prepared.report, table=prepared.table, after=per_class,
-                      loader=prepared.report_lines())
+
+def make_probes(scenario: Scenario) -> list[tuple[str, Any]]:
+    """Fresh probes for one run, named: the per-class metrics (``metrics.classes``), then the
+    scenario's ``metrics.probes`` in order."""
+    probes: list[tuple[str, Any]] = []
+    if scenario.classes is not None:
+        from ..class_metrics import ClassMetrics
+
+        probes.append(("classes", ClassMetrics(scenario.classes, scenario.metrics.tau, scenario.metrics.warmup)))
+    probes += [(spec.name, spec.make()) for spec in scenario.probes]
+    return probes
 
 
 def open_streams(folder: str, scenario: Scenario, datacenters: Sequence[Watched]) -> list[StreamedCsv]:
@@ -190,6 +197,10 @@ def write_outputs(folder: str, scenario: Scenario, broker: BrokerSpec, result: R
         files.append(stream.name)
     if result.run is not None:
         files += result.run.write_files(folder)
+    for _, probe in result.probes:
+        write = getattr(probe, "write_files", None)
+        if write is not None:
+            files += write(folder)
     doc = {
         "scenario": scenario.name, "label": broker.name, "policy": broker.policy,
         "params": broker.params, "seed": scenario.seed, "system": scenario.system.kind, **prepared.info(),
@@ -217,6 +228,8 @@ def scenario_options(scenario: Scenario, prepared: PreparedSystem) -> dict:
     metrics: dict[str, Any] = {"tau": scenario.metrics.tau, "warmup": scenario.metrics.warmup}
     if scenario.classes is not None:
         metrics["classes"] = {"S": scenario.classes.S, "M": scenario.classes.M}
+    if scenario.probes:
+        metrics["probes"] = [{"name": p.name, "params": dict(p.params)} for p in scenario.probes]
     output: dict[str, Any] = {"dir": scenario.output.dir}
     for flag in ("swf", "schedule", "timeline"):
         if getattr(scenario.output, flag):

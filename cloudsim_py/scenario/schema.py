@@ -12,11 +12,12 @@ from typing import Any, Mapping
 import attrs
 
 from ..brokers.spec import BrokerSpec
-from ..class_metrics import ClassesSpec
+from ..class_metrics import ClassesSpec, class_columns
 from ..errors import PolicyError, ScenarioError, SpecError
 from ..clouds.spec import FederationSpec
 from ..infrastructure.spec import DatacenterSpec
-from ..metrics import MetricsSpec
+from ..metrics import SUMMARY_KEYS, MetricsSpec
+from ..probes import ProbeSpec, check_probe, probe_registry
 from ..validate import boolean, integer, kind, text
 from ..workload.dag_spec import DagWorkloadSpec
 from ..workload.lease_spec import LeaseWorkloadSpec
@@ -62,6 +63,8 @@ class Scenario:
     #: modules (or ``.py`` files) imported before the brokers are made: the only user code a
     #: scenario may run (their policies by registered name, or ``module:Class`` of one of them)
     plugins: tuple[str, ...] = ()
+    #: ``metrics.probes``: the probes each run gets (fresh ones per run), in order
+    probes: tuple[ProbeSpec, ...] = ()
     overrides: tuple[str, ...] = ()     #: the ``--set`` overrides applied, in order
 
     @property
@@ -158,6 +161,81 @@ def _classes(ctx: _Ctx, value: Any) -> ClassesSpec | None:
     return ctx.spec(ClassesSpec, raw, "metrics.classes")
 
 
+def _probe_factory(ctx: _Ctx, name: str, path: str, base_dir: str, modules: dict[str, str]) -> Any:
+    """What a probe's name gives: a registered name, ``module:Class`` of a module listed under
+    ``plugins``, or ``./file.py:Class`` (the file imported as a plugin would be)."""
+    from ..registry import import_module, load_plugin
+
+    if ":" not in name:
+        try:
+            return probe_registry.get(name)
+        except PolicyError as exc:
+            raise ctx.error(path, f"{exc}; or name a class: module:Class (its module listed under "
+                                  "plugins) or ./file.py:Class") from None
+    module, _, attr = name.rpartition(":")
+    if not module or not attr:
+        raise ctx.error(path, f"{name!r}: expected module:Class or ./file.py:Class")
+    if module.endswith(".py") or "/" in module or os.sep in module:
+        try:
+            module = load_plugin(module, base_dir)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - as a plugin's import (_plugins)
+            raise ctx.error(path, f"cannot import {name.rpartition(':')[0]!r}: {_failure(exc)}") from None
+    elif module not in modules:
+        raise ctx.error(path, f"{name!r} names user code: list its module under plugins "
+                              f"(plugins: [{module}]) to import it")
+    obj: Any = import_module(module)
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise ctx.error(path, f"{name!r}: module {module!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ctx.error(path, f"{name!r}: expected a class (or a function making a probe), got {kind(obj)}")
+    return obj
+
+
+def _probes(ctx: _Ctx, value: Any, base_dir: str, modules: dict[str, str],
+            taken: tuple[str, ...]) -> tuple[ProbeSpec, ...]:
+    """``metrics.probes``: a list of names, or of ``{name: ..., params: {...}}``. Each is made
+    once here, so that a bad name, bad parameters or a summary key that another measure already
+    gives fail when the scenario is loaded, naming the entry."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ctx.error("metrics.probes", f"expected a list of probes (names, module:Class, "
+                                          f"./file.py:Class, or {{name: ..., params: {{...}}}}), got {kind(value)}")
+    out = []
+    seen = {key: "a built-in measure" for key in taken}
+    for i, entry in enumerate(value):
+        path = f"metrics.probes.{i}"
+        if isinstance(entry, str):
+            entry = {"name": entry}
+        raw = _keys(ctx, entry, path, ("name", "params"))
+        name = raw.get("name")
+        if not isinstance(name, str) or not name:
+            raise ctx.error(f"{path}.name", f"expected the probe's name, got {kind(name)}")
+        params = raw.get("params") or {}
+        if not isinstance(params, Mapping) or not all(isinstance(k, str) for k in params):
+            raise ctx.error(f"{path}.params", f"expected a mapping of keyword parameters, got {kind(params)}")
+        spec = ProbeSpec(name, _probe_factory(ctx, name, f"{path}.name", base_dir, modules), dict(params))
+        try:
+            probe = spec.make()
+        except (TypeError, ValueError, SpecError) as exc:
+            raise ctx.error(f"{path}.params", f"probe {name!r}: {exc}") from None
+        try:
+            cols = check_probe(probe, name)
+        except PolicyError as exc:
+            raise ctx.error(path, str(exc)) from None
+        for col in cols:
+            if col in seen:
+                raise ctx.error(path, f"probe {name!r}: summary key {col!r} is already given by {seen[col]}; "
+                                      "rename it")
+            seen[col] = f"probe {name!r}"
+        out.append(spec)
+    return tuple(out)
+
+
 def _broker_params(ctx: _Ctx, raw: Mapping[str, Any], path: str) -> None:
     """A policy with a ``params_spec`` option class has its parameters checked by it here, so
     that an error names the key (``broker.params.shares``)."""
@@ -251,8 +329,9 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     plugins, modules = _plugins(ctx, raw.get("plugins", []), base_dir)
     name = raw.get("name", os.path.splitext(os.path.basename(source))[0] or "scenario")
     seed = raw.get("seed", 0)
-    metrics_raw = _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec) + ("classes",))
+    metrics_raw = _keys(ctx, raw.get("metrics", {}), "metrics", _fields(MetricsSpec) + ("classes", "probes"))
     classes = _classes(ctx, metrics_raw.pop("classes", None))
+    probes_raw = metrics_raw.pop("probes", None)
     metrics = ctx.spec(MetricsSpec, metrics_raw, "metrics")
     out_raw = _keys(ctx, raw.get("output", {}), "output", _fields(OutputSpec))
     if "dir" in out_raw:
@@ -264,9 +343,11 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     else:
         system, brokers = _datacenter_system(ctx, raw, base_dir, env, modules, output)
     _unique_labels(ctx, brokers)
+    taken = SUMMARY_KEYS + (class_columns(classes) if classes is not None else ())
+    probes = _probes(ctx, probes_raw, base_dir, modules, taken)
     return ctx.spec(Scenario, dict(name=name, seed=seed, system=system, brokers=brokers, metrics=metrics,
                                    output=output, source=source, base_dir=base_dir, classes=classes,
-                                   plugins=plugins, overrides=tuple(overrides)), "")
+                                   plugins=plugins, probes=probes, overrides=tuple(overrides)), "")
 
 
 def _brokers(ctx: _Ctx, raw: dict, default: str, modules: dict[str, str]) -> tuple[tuple[BrokerSpec, ...], bool]:
