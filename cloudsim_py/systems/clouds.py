@@ -33,6 +33,7 @@ from ..infrastructure.listener import DatacenterListener
 from ..infrastructure.phases import ARRIVAL
 from ..metrics import JobLog
 from ..outputs import partial_row, write_atomic
+from ..probes import probe_summary
 from ..runner import RunResult, World, arrivals
 from ..workload.dag import DagJob
 from ..workload.dag_spec import DagWorkloadSpec
@@ -82,6 +83,54 @@ class LeaseOutcomes(DatacenterListener):
                           float(job.finish_time if job.finish_time is not None else NAN), float(desc.runtime)))
 
 
+#: the summary keys of the interval records: the VM-seconds of every kind of overhead
+OVERHEAD_KEYS = tuple(f"vm_s_{k}" for k in KINDS)
+
+
+@attrs.define(slots=True, eq=False)
+class LeaseMeasures:
+    """Haizea's measures of a lease run, as a probe (:class:`cloudsim_py.probes.Probe`): when
+    all best-effort work is done and how much it was slowed down; what happened to the ARs;
+    the VM-seconds of every overhead. Reads the finished leases' ``outcomes``, the interval
+    ``records`` and the schedulers' counters."""
+
+    outcomes: LeaseOutcomes
+    records: Sequence[LeaseRecords]
+    brokers: Sequence[Broker]
+
+    COLUMNS = ("be_done", "be_makespan", "be_avg_slowdown", "be_avg_wait", "ar_finished", "ar_late",
+               "ar_avg_delay", "ar_rejected", "immediate_rejected", "gap_starts", "be_preempted",
+               "be_requeued") + OVERHEAD_KEYS
+
+    def columns(self) -> tuple[str, ...]:
+        return self.COLUMNS
+
+    def summary(self) -> dict[str, Any]:
+        rows = self.outcomes.rows
+        be = [r for r in rows if r[0] is LeaseMode.BEST_EFFORT]
+        ar = [r for r in rows if r[0] is LeaseMode.AR]
+        out: dict[str, Any] = {}
+        if be:
+            done = max(r[4] for r in be)
+            out["be_done"] = done
+            out["be_makespan"] = done - min(r[1] for r in be)
+            out["be_avg_slowdown"] = math.fsum((r[4] - r[1]) / r[5] for r in be) / len(be)
+            out["be_avg_wait"] = math.fsum(r[4] - r[1] - r[5] for r in be) / len(be)
+        else:
+            out.update(be_done=NAN, be_makespan=NAN, be_avg_slowdown=NAN, be_avg_wait=NAN)
+        late = [r[2] - r[3] for r in ar if r[3] is not None]
+        out["ar_finished"] = len(ar)
+        out["ar_late"] = sum(1 for d in late if d > 0)
+        out["ar_avg_delay"] = math.fsum(late) / len(late) if late else NAN
+        counters = _counters(self.brokers)
+        for key in ("ar_rejected", "immediate_rejected", "gap_starts"):
+            out[key] = counters.get(key, 0)
+        out["be_preempted"] = counters.get("preemptions", 0)
+        out["be_requeued"] = counters.get("requeued", 0)
+        out.update(_overheads(self.records))
+        return out
+
+
 def _counters(brokers: Sequence[Broker]) -> dict[str, float]:
     total: dict[str, float] = {}
     for b in brokers:
@@ -91,7 +140,7 @@ def _counters(brokers: Sequence[Broker]) -> dict[str, float]:
 
 
 def _overheads(records: Sequence[LeaseRecords]) -> dict[str, float]:
-    total = dict.fromkeys((f"vm_s_{k}" for k in KINDS), 0.0)
+    total = dict.fromkeys(OVERHEAD_KEYS, 0.0)
     for rec in records:
         for kind, v in rec.totals().items():
             total[f"vm_s_{kind}"] += v
@@ -149,30 +198,9 @@ class LeaseSystemRun:
         return self.world.run(until)
 
     def summary(self) -> dict[str, Any]:
-        """Haizea's measures: when all best-effort work is done and how much it was slowed down;
-        what happened to the ARs; the VM-seconds of every overhead."""
-        rows = self.outcomes.rows
-        be = [r for r in rows if r[0] is LeaseMode.BEST_EFFORT]
-        ar = [r for r in rows if r[0] is LeaseMode.AR]
+        """Haizea's measures (:class:`LeaseMeasures`, a probe)."""
         out: dict[str, Any] = {}
-        if be:
-            done = max(r[4] for r in be)
-            out["be_done"] = done
-            out["be_makespan"] = done - min(r[1] for r in be)
-            out["be_avg_slowdown"] = math.fsum((r[4] - r[1]) / r[5] for r in be) / len(be)
-            out["be_avg_wait"] = math.fsum(r[4] - r[1] - r[5] for r in be) / len(be)
-        else:
-            out.update(be_done=NAN, be_makespan=NAN, be_avg_slowdown=NAN, be_avg_wait=NAN)
-        late = [r[2] - r[3] for r in ar if r[3] is not None]
-        out["ar_finished"] = len(ar)
-        out["ar_late"] = sum(1 for d in late if d > 0)
-        out["ar_avg_delay"] = math.fsum(late) / len(late) if late else NAN
-        counters = _counters(self.world.brokers)
-        for key in ("ar_rejected", "immediate_rejected", "gap_starts"):
-            out[key] = counters.get(key, 0)
-        out["be_preempted"] = counters.get("preemptions", 0)
-        out["be_requeued"] = counters.get("requeued", 0)
-        out.update(_overheads(self.records))
+        probe_summary(LeaseMeasures(self.outcomes, self.records, self.world.brokers), "lease measures", out)
         return out
 
     def stuck(self) -> list[str]:
@@ -223,6 +251,34 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
 # -- several clouds running DAG jobs -------------------------------------------------------------
 
 @attrs.define(slots=True, eq=False)
+class DagMeasures:
+    """The measures of a cloud system running DAG jobs, as a probe
+    (:class:`cloudsim_py.probes.Probe`): the jobs' outcomes (the federation's log), the
+    messages, rounds and refused transfers, and the VM-seconds of every overhead."""
+
+    federation: Federation
+    records: Sequence[LeaseRecords]
+    brokers: Sequence[Broker]
+
+    COLUMNS = ("dag_jobs_submitted", "dag_jobs_finished", "dag_jobs_rejected", "avg_job_time", "max_job_time",
+               "avg_job_time_ar", "avg_job_time_be", "dag_makespan", "messages", "rounds",
+               "transfers_rejected", "be_preempted") + OVERHEAD_KEYS
+
+    def columns(self) -> tuple[str, ...]:
+        return self.COLUMNS
+
+    def summary(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.federation.log.summary())
+        counters = _counters(self.brokers)
+        out["messages"] = self.federation.messages
+        out["rounds"] = counters.get("rounds", 0)
+        out["transfers_rejected"] = counters.get("transfers_rejected", 0)
+        out["be_preempted"] = counters.get("preemptions", 0)
+        out.update(_overheads(self.records))
+        return out
+
+
+@attrs.define(slots=True, eq=False)
 class DagSystemRun:
     """A cloud system running DAG jobs, built: ``world`` (a datacenter and a scheduler per
     cloud), the schedulers' shared :class:`~cloudsim_py.brokers.dags.Federation` (its ``log``
@@ -241,13 +297,9 @@ class DagSystemRun:
         return self.world.run(until)
 
     def summary(self) -> dict[str, Any]:
-        out: dict[str, Any] = dict(self.federation.log.summary())
-        counters = _counters(self.world.brokers)
-        out["messages"] = self.federation.messages
-        out["rounds"] = counters.get("rounds", 0)
-        out["transfers_rejected"] = counters.get("transfers_rejected", 0)
-        out["be_preempted"] = counters.get("preemptions", 0)
-        out.update(_overheads(self.records))
+        """The DAG jobs' measures (:class:`DagMeasures`, a probe)."""
+        out: dict[str, Any] = {}
+        probe_summary(DagMeasures(self.federation, self.records, self.world.brokers), "dag measures", out)
         return out
 
     def _held(self) -> Iterator[tuple[DagJob, Hashable, int, str]]:

@@ -227,3 +227,22 @@ def test_per_class_metrics_are_a_probe_and_keep_their_keys_and_values(tmp_path):
     # runtimes 100, 50, 100, 30, 20: S (<= 50) holds three jobs, M (<= 90) none, L two
     assert (result.summary["count_S"], result.summary["count_M"], result.summary["count_L"]) == (3, 0, 2)
     assert job_columns([]).keys() >= {"original_runtime"}
+
+
+@pytest.mark.parametrize("system", ["leases", "dags"])
+def test_cloud_measures_are_probes_and_a_users_probe_hears_every_cloud(plugin, system):
+    from cloudsim_py.systems.clouds import DagMeasures, LeaseMeasures
+    from tests.scenario.test_cloud_scenarios import CHAIN, LEASES
+
+    text, measures = (LEASES, LeaseMeasures) if system == "leases" else (CHAIN, DagMeasures)
+    path = plugin / "c.yaml"
+    path.write_text(text + "metrics: {probes: ['./queueprobe.py:MaxQueue']}\n")
+    for _, result in run_scenario(load_scenario(str(path))):
+        keys = list(result.summary)
+        first = keys.index(measures.COLUMNS[0])
+        # the system's keys, in their order, then the user's probe
+        assert keys[first:first + len(measures.COLUMNS)] == list(measures.COLUMNS)
+        assert keys[-1] == "queue_max"
+        # lease 1 starts at once, before lease 2 arrives; the chain's tasks arrive one at a time,
+        # each when the one before it is done, on clouds with idle VMs: never two waiting
+        assert result.summary["queue_max"] == 1
