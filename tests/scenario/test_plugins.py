@@ -33,6 +33,7 @@ def evil(tmp_path, monkeypatch):
     "workload: {{model: {{name: '{m}:gen', jobs: 10}}}}",
     "datacenter: {{hosts: 2, interference: '{m}:model'}}",
     "workload: {{runtime_estimate: '{m}:f', jobs: [{{submit: 0, procs: 1, runtime: 5}}]}}",
+    "metrics: {{probes: ['{m}:X']}}",
 ])
 def test_no_scenario_key_imports_a_module_not_listed_in_plugins(tmp_path, evil, key, capsys):
     name, marker = evil
