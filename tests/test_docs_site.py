@@ -26,3 +26,22 @@ def test_the_site_builds_strict(tmp_path):
     api = (tmp_path / "site" / "api" / "index.html").read_text(encoding="utf-8")
     assert 'id="cloudsim_py.runner.simulate"' in api
     assert (tmp_path / "site" / "api" / "brokers" / "index.html").is_file()
+
+
+def test_every_relative_link_of_the_pages_resolves():
+    """mkdocs.yml lets links to the repository's files outside docs/ through (the site cannot
+    check them: they resolve on the repository's web view); this checks that each one, and each
+    link between pages, names a file or folder that exists."""
+    import re
+
+    pages = [REPO / "README.md"] + sorted((REPO / "docs").rglob("*.md"))
+    broken = []
+    for page in pages:
+        text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:|#", target):
+                continue
+            path = (page.parent / target.split("#")[0]).resolve()
+            if not path.exists():
+                broken.append(f"{page.relative_to(REPO)}: {target}")
+    assert not broken, "links to nothing:\n" + "\n".join(broken)
