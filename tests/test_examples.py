@@ -188,3 +188,27 @@ def test_gallery_lists_every_example():
                    and ".ipynb_checkpoints" not in p.parts)
     missing = [f for f in files if f"examples/{f}" not in gallery]
     assert not missing, f"docs/examples.md does not list {missing}"
+
+
+def _blocks(markdown: str, languages: tuple[str, ...]) -> list[str]:
+    return re.findall(r"^```(?:%s)\n(.*?)^```" % "|".join(languages), markdown, re.M | re.S)
+
+
+def _in_order(lines: list[str], text: list[str]) -> bool:
+    """``lines`` occur in ``text`` in this order (other lines may come between)."""
+    it = iter(text)
+    return all(any(line == t for t in it) for line in lines)
+
+
+def test_tutorial_code_is_the_code_of_its_example_files():
+    """Every Python and YAML block of the tutorial's steps is taken from a file in
+    examples/tutorial/ (its lines, in order), so the tutorial cannot drift from what the tests
+    above run."""
+    tutorial = (REPO / "docs" / "tutorial-broker.md").read_text().split("## Reference")[0]
+    sources = [[line.split("  # type: ignore")[0].rstrip() for line in p.read_text().splitlines()]
+               for p in sorted((EXAMPLES / "tutorial").glob("*")) if p.suffix in {".py", ".yaml"}]
+    blocks = _blocks(tutorial, ("python", "yaml"))
+    assert len(blocks) >= 5
+    for block in blocks:
+        lines = [line.rstrip() for line in block.splitlines() if line.strip()]
+        assert any(_in_order(lines, src) for src in sources), block[:200]
