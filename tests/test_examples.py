@@ -8,6 +8,7 @@ keeps the two in step."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import runpy
@@ -83,8 +84,9 @@ def test_moldable_prio_pect_reports_classes(tmp_path):
     out = run_example("moldable_prio_pect.yaml", tmp_path)
     assert header(out) == ["prio", "pect"]
     assert metric_row(out, "preemptions")[1] > 0          # PECT's time slices suspend jobs
-    summary = (tmp_path / "out" / "pect" / "summary.json").read_text()
-    assert '"S"' in summary or "_S" in summary            # per-class metrics are written
+    summary = json.loads((tmp_path / "out" / "pect" / "summary.json").read_text())["summary"]
+    # per-class metrics (metrics.classes): short, medium and long jobs, 400 in all
+    assert sum(summary[f"count_{c}"] for c in "SML") == 400 and "avg_bsld_S" in summary
 
 
 def test_leases_ar_best_effort_immediate(tmp_path):
