@@ -47,8 +47,38 @@ def header(table: str) -> list[str]:
     return next(line for line in table.splitlines() if line.startswith("metric")).split()[1:]
 
 
+def _words(line: str) -> str:
+    return " ".join(line.split())
+
+
+def gallery_sample(command: str, doc: str = "examples.md") -> list[str]:
+    """The output lines docs/DOC shows under ``$ COMMAND`` (up to the next ``$`` line or the
+    block's end; a ``...`` line stands for rows left out)."""
+    lines = (REPO / "docs" / doc).read_text().splitlines()
+    start = lines.index(f"$ {command}") + 1
+    sample = []
+    for line in lines[start:]:
+        if line.startswith("$ ") or line.startswith("```"):
+            break
+        if line != "...":
+            sample.append(line)
+    return sample
+
+
+def check_gallery(command: str, output: str, doc: str = "examples.md") -> None:
+    """Every line docs/DOC shows for ``command`` is in what it printed (spacing aside), so the
+    sample outputs of the gallery and the tutorial cannot drift from what the examples print."""
+    printed = {_words(line) for line in output.splitlines()}
+    missing = [line for line in gallery_sample(command, doc) if _words(line) not in printed]
+    assert not missing, f"docs/{doc} shows for `{command}` lines it no longer prints: {missing}"
+
+
 def run_example(name: str, tmp_path: Path) -> str:
-    return run_cli("run", f"examples/{name}", "--out", str(tmp_path / "out"))
+    """``cloudsim-py run examples/NAME``, checked against the gallery's sample output."""
+    out = run_cli("run", f"examples/{name}", "--out", str(tmp_path / "out"))
+    if f"$ cloudsim-py run examples/{name}" in (REPO / "docs" / "examples.md").read_text():
+        check_gallery(f"cloudsim-py run examples/{name}", out)
+    return out
 
 
 def test_k1_backfilling_beats_fcfs(tmp_path):
@@ -110,6 +140,8 @@ def test_sweep_then_report(tmp_path):
     assert "18 runs; 18 run now (0 failed)" in out
     report = run_cli("report", str(results), "--rows", "workload.model.load", "--cols", "policy")
     assert re.search(r"^0\.8\s", report, re.M) and "ccfcfs" in report
+    check_gallery("cloudsim-py report results/examples/sweep.csv --rows workload.model.load "
+                  "--cols policy", report)
 
 
 def test_trace_kth(tmp_path):
@@ -133,12 +165,13 @@ def test_custom_listener_counts_background_starts(capsys):
     assert set(watch.starts) == {"fcfs", "easy", "ccfcfs", "acfcfs"}
     assert all(sum(c.values()) == 400 for c in watch.starts.values())
     assert set(watch.starts["fcfs"]) == {0} and watch.starts["ccfcfs"][1] > 0
-    assert "longest queue" in capsys.readouterr().out
+    check_gallery("python examples/custom_listener.py", capsys.readouterr().out)
 
 
 def test_custom_metric_in_memory_and_from_jobs_csv(tmp_path, capsys):
     main = runpy.run_path(str(EXAMPLES / "custom_metric.py"))["main"]
     in_memory = main()
+    check_gallery("python examples/custom_metric.py", capsys.readouterr().out)
     assert set(in_memory) == {"fcfs", "easy", "conservative"}
     run_example("k1_backfilling.yaml", tmp_path)
     from_csv = main(str(tmp_path / "out" / "easy" / "jobs.csv"))
@@ -146,9 +179,10 @@ def test_custom_metric_in_memory_and_from_jobs_csv(tmp_path, capsys):
     assert "wide-job p95 wait" in capsys.readouterr().out
 
 
-def test_custom_broker_example_runs_and_sjf_starves_wide_jobs_more_than_easy():
+def test_custom_broker_example_runs_and_sjf_starves_wide_jobs_more_than_easy(capsys):
     mod = runpy.run_path(str(EXAMPLES / "custom_broker.py"))
     out = mod["main"](200)
+    check_gallery("python examples/custom_broker.py 200", capsys.readouterr().out)
     assert all(s["jobs_finished"] == 200 for s in out.values())
     # shortest-first with no reservation lets some wide job wait longer than EASY does
     assert out["sjf"]["max_wait"] > out["easy"]["max_wait"]
@@ -165,16 +199,21 @@ def test_step_by_step_example_runs_every_job():
 def test_tutorial_plugin_policy_runs_and_its_files_read_back(tmp_path, capsys):
     out = run_cli("run", "examples/tutorial/smallest_first.yaml", "--out", str(tmp_path / "sf"))
     assert header(out) == ["fcfs", "easy", "smallest-first"]
+    check_gallery("cloudsim-py run examples/tutorial/smallest_first.yaml --out results/tutorial/sf",
+                  out, "tutorial-broker.md")
     runs = runpy.run_path(str(EXAMPLES / "tutorial" / "read_results.py"))["main"](str(tmp_path / "sf"))
     assert set(runs) == {"fcfs", "easy", "smallest-first"}
     assert runs["smallest-first"]["avg_wait"] < runs["easy"]["avg_wait"]
     assert runs["smallest-first"]["longest_wait_procs"] == 64     # what the tutorial says
-    assert "a 64-processor job" in capsys.readouterr().out
+    check_gallery("python examples/tutorial/read_results.py results/tutorial/sf",
+                  capsys.readouterr().out, "tutorial-broker.md")
 
 
 def test_tutorial_reservation_policy_makes_easys_decisions(tmp_path):
     out = run_cli("run", "examples/tutorial/reserve_head.yaml", "--out", str(tmp_path / "rh"))
     assert header(out) == ["easy", "reserve-head", "smallest-first"]
+    check_gallery("cloudsim-py run examples/tutorial/reserve_head.yaml --out results/tutorial/rh",
+                  out, "tutorial-broker.md")
     for row in ("avg wait (min)", "max wait (min)", "avg bounded slowdown", "utilization"):
         easy, mine, _ = metric_row(out, row)
         assert mine == easy, row
