@@ -27,6 +27,9 @@ _API = {
     # policies
     "Broker": "brokers", "BrokerSpec": "brokers", "register_broker": "brokers",
     "broker_registry": "brokers", "make_broker": "brokers",
+    # what a policy author builds on (docs/tutorial-broker.md)
+    "EstimatedEnds": "brokers", "FifoQueue": "brokers", "WaitQueue": "brokers",
+    "JobQueue": "brokers",
     # workloads
     "Job": "workload", "JobState": "workload", "RigidJob": "workload", "JobDescription": "workload",
     "WorkloadSpec": "workload.spec", "WorkloadTable": "workload", "prepare": "workload",

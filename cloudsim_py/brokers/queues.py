@@ -49,6 +49,7 @@ class FifoQueue:
         self.jobs.remove(job)
 
     def head(self) -> "Job | None":
+        """The oldest waiting job, ``None`` when the queue is empty."""
         return self.jobs[0] if self.jobs else None
 
     def pop(self, index: int) -> "Job":
@@ -60,7 +61,9 @@ class FifoQueue:
         del self.jobs[:n]
 
     def drop_started(self) -> None:
-        """Keep only the jobs still queued, in place; O(n)."""
+        """Keep only the jobs still queued, in place; O(n). A broker that starts jobs from
+        the middle of ``jobs`` while scanning it (backfilling) calls this once after the scan
+        rather than ``remove`` per job, which would shift the list under the scan."""
         self.jobs[:] = [j for j in self.jobs if j.state is QUEUED]
 
     def __len__(self) -> int:
@@ -125,10 +128,12 @@ class WaitQueue:
         self._by_size = SortedKeyList(key=_size_key)
 
     def add(self, job: "Job") -> None:
+        """Add a waiting job (a new arrival, or a preempted job back in its arrival place)."""
         self._by_arrival.add(job)
         self._by_size.add(job)
 
     def remove(self, job: "Job") -> None:
+        """Forget a job (it started, or was rejected); O(log n)."""
         self._by_arrival.remove(job)
         self._by_size.remove(job)
 
@@ -143,6 +148,7 @@ class WaitQueue:
         return iter(self._by_arrival)
 
     def head(self) -> "Job | None":
+        """The earliest arrival still waiting, ``None`` when the queue is empty."""
         return self._by_arrival[0] if self._by_arrival else None
 
     def by_size(self) -> Iterator["Job"]:
