@@ -260,24 +260,42 @@ def _resolve_code_files(mapping: dict, folder: str) -> None:
 
 
 def _resolve_trace(mapping: dict, folder: str, where: str) -> None:
-    """``workload.trace``: expand ``${VAR}`` / ``${VAR:-default}`` and make it absolute against
-    ``folder`` (an absolute path stays as it is), so the run does not depend on the folder the
-    worker runs in."""
+    """Every input file a run reads (``workload.trace``; ``leases.lwf``, ``leases.swf``,
+    ``leases.injected``; ``dags.workflows`` entries, a path or ``{path: ...}``): expand ``${VAR}``
+    / ``${VAR:-default}`` and make it absolute against ``folder`` (an absolute path stays as it
+    is), so the run does not depend on the folder the worker runs in. ``where`` names the key
+    in errors (its last part is replaced by the key's own path)."""
+    prefix = where.rsplit(":", 1)[0] if ":" in where else where
+
+    def absolute(value: str, key: str) -> str:
+        def sub(m: re.Match) -> str:
+            name, default = m.group(1), m.group(2)
+            if os.environ.get(name):
+                return os.environ[name]
+            if default is not None:
+                return default
+            raise ScenarioError(f"{prefix}: {key}: environment variable {name} is not set "
+                                f"(write ${{{name}:-default}} to give a default)")
+
+        text = os.path.expanduser(_ENV.sub(sub, value))
+        return os.path.normpath(os.path.join(folder, text))
+
     workload = mapping.get("workload")
-    if not isinstance(workload, dict) or not isinstance(workload.get("trace"), str):
-        return
-
-    def sub(m: re.Match) -> str:
-        name, default = m.group(1), m.group(2)
-        if os.environ.get(name):
-            return os.environ[name]
-        if default is not None:
-            return default
-        raise ScenarioError(f"{where}: environment variable {name} is not set "
-                            f"(write ${{{name}:-default}} to give a default)")
-
-    text = os.path.expanduser(_ENV.sub(sub, workload["trace"]))
-    workload["trace"] = os.path.normpath(os.path.join(folder, text))
+    if isinstance(workload, dict) and isinstance(workload.get("trace"), str):
+        workload["trace"] = absolute(workload["trace"], "workload.trace")
+    leases = mapping.get("leases")
+    if isinstance(leases, dict):
+        for key in ("lwf", "swf", "injected"):
+            if isinstance(leases.get(key), str) and leases[key]:
+                leases[key] = absolute(leases[key], f"leases.{key}")
+    dags = mapping.get("dags")
+    if isinstance(dags, dict) and isinstance(dags.get("workflows"), list):
+        flows = dags["workflows"]
+        for i, w in enumerate(flows):
+            if isinstance(w, str) and w:
+                flows[i] = absolute(w, f"dags.workflows.{i}")
+            elif isinstance(w, dict) and isinstance(w.get("path"), str) and w["path"]:
+                flows[i] = {**w, "path": absolute(w["path"], f"dags.workflows.{i}.path")}
 
 
 # ------------------------------------------------------------------------------ parsing

@@ -181,3 +181,23 @@ def test_a_sweep_without_any_base_is_an_error(tmp_path):
     path = write(tmp_path, "s.yaml", "grid: {seed: [1]}\n")
     with pytest.raises(ScenarioError, match="a sweep needs a base scenario"):
         load_sweep(path)
+
+
+def test_every_input_file_of_a_run_is_made_absolute_against_its_folder(tmp_path, monkeypatch):
+    """A base scenario's lease and workflow files (with ``${VAR:-default}`` defaults) are found
+    from the folder given (the base's; the sweep's for axis values), wherever the sweep is run
+    from: only ``workload.trace`` was, so SDSC-Blue's lease sweep looked for ../../shared from
+    the working folder."""
+    from cloudsim_py.experiments.sweep import _resolve_trace
+
+    monkeypatch.delenv("NO_SUCH_LEASES_DIR", raising=False)
+    monkeypatch.chdir(tmp_path)
+    folder = str(tmp_path / "scen")
+    run = {"leases": {"swf": "${NO_SUCH_LEASES_DIR:-../data}/t.swf", "injected": "/abs/a.lwf"},
+           "dags": {"workflows": ["w.json", {"path": "../wf/x.json", "copies": 2}]},
+           "workload": {"trace": "k.swf"}}
+    _resolve_trace(run, folder, "s.yaml: workload.trace")
+    assert run["leases"] == {"swf": str(tmp_path / "data" / "t.swf"), "injected": "/abs/a.lwf"}
+    assert run["dags"]["workflows"] == [str(tmp_path / "scen" / "w.json"),
+                                         {"path": str(tmp_path / "wf" / "x.json"), "copies": 2}]
+    assert run["workload"]["trace"] == str(tmp_path / "scen" / "k.swf")
