@@ -23,7 +23,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, REPO)
 
+from cloudsim_py.experiments.plots import _figure_class  # noqa: E402
 from cloudsim_py.experiments.store import read_results  # noqa: E402
+from cloudsim_py.experiments.style import colour, marker, paper_style  # noqa: E402
 
 RESULTS = "results/papers/haizea-blue-ar.parquet"
 MODE = "broker.params.preemption"
@@ -32,10 +34,6 @@ DAY = 86400.0
 
 
 def main() -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     rows = read_results(os.path.join(REPO, RESULTS))
     base = None
     by: dict[tuple[str, int], list[dict]] = {}
@@ -71,20 +69,22 @@ def main() -> None:
                      f"{a['be_avg_slowdown']:.1f} | {b['be_avg_slowdown']:.1f} | {base['be_avg_slowdown']:.1f} | "
                      f"{a['gap_starts']:.1f} | {a['be_preempted']:.1f}, {a['be_requeued']:.1f} | "
                      f"{a['ar_rejected']:.2f} / {b['ar_rejected']:.2f} |")
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for ax, key, label, scale in ((axes[0], "be_done", "all best-effort work done (days)", DAY),
-                                  (axes[1], "be_avg_slowdown", "best-effort average slowdown", 1.0)):
-        for mode, marker in (("suspend", "o"), ("reject", "s")):
-            ax.plot(shares, [mean[(mode, s)][key] / scale for s in shares], marker=marker,
-                    label="ARs preempt (suspend/resume)" if mode == "suspend" else "no preemption (busy ARs refused)")
-        ax.axhline(float(base[key]) / scale, color="grey", linestyle="--", label="no ARs")
-        ax.set_xlabel("share of the work in AR leases (%)")
-        ax.set_ylabel(label)
-        ax.grid(alpha=0.3)
-        ax.legend()
-    fig.suptitle("SDSC Blue, 30 days, 144 nodes, injected ARs, Haizea 1.0's rules (mean of 12 AR files per share)")
-    fig.tight_layout()
-    fig.savefig(os.path.join(REPO, "docs", "figures", "haizea-blue-ar.png"), dpi=120)
+    with paper_style():
+        fig = _figure_class()(figsize=(7.0, 3.2), layout="constrained")
+        axes = fig.subplots(1, 2)
+        for ax, key, label, scale in ((axes[0], "be_done", "all best-effort work done (days)", DAY),
+                                      (axes[1], "be_avg_slowdown", "best-effort average slowdown", 1.0)):
+            for n, mode in enumerate(("suspend", "reject")):
+                ax.plot(shares, [mean[(mode, s)][key] / scale for s in shares], marker=marker(n), color=colour(n),
+                        label="ARs preempt (suspend/resume)" if mode == "suspend"
+                        else "no preemption (busy ARs refused)")
+            ax.axhline(float(base[key]) / scale, color="grey", linestyle="--", label="no ARs")
+            ax.set_xlabel("share of the work in AR leases (%)")
+            ax.set_ylabel(label)
+            ax.grid(alpha=0.3)
+        fig.suptitle("SDSC Blue, 30 days, 144 nodes, injected ARs, Haizea 1.0's rules (mean of 12 AR files)")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        fig.savefig(os.path.join(REPO, "docs", "figures", "haizea-blue-ar.png"), dpi=200)
     with open(os.path.join(REPO, "docs", "data", "haizea-blue-ar.csv"), "w", encoding="utf-8") as fh:
         fh.write("\n".join(csv) + "\n")
     print("\n".join(lines))
