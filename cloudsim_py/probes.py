@@ -11,6 +11,7 @@ Imports the listener base, the registry and the errors only (no brokers, no scen
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from numbers import Real
 from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -45,18 +46,21 @@ class FileProbe(Probe, Protocol):
         ...
 
 
-class ProbeBase(DatacenterListener):
+class ProbeBase(DatacenterListener, ABC):
     """A convenient base for a probe: override the hooks you need, :meth:`columns` and
-    :meth:`summary` (and :meth:`write_files` for files). Not required: any object with
-    ``columns`` and ``summary`` is a probe."""
+    :meth:`summary` (and :meth:`write_files` for files); a subclass without the two cannot be
+    made (abstract methods). Not required: any object with ``columns`` and ``summary`` is a
+    probe."""
 
     __slots__ = ()
 
+    @abstractmethod
     def columns(self) -> Sequence[str]:
-        raise NotImplementedError(f"{type(self).__name__}.columns()")
+        """The summary keys the probe adds."""
 
+    @abstractmethod
     def summary(self) -> Mapping[str, Any]:
-        raise NotImplementedError(f"{type(self).__name__}.summary()")
+        """The value of every key of :meth:`columns`, after the run."""
 
     def write_files(self, folder: str) -> list[str]:
         return []

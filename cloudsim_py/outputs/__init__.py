@@ -214,7 +214,56 @@ def _inside(root: str, rel: str) -> str | None:
     return path
 
 
-class JobsCsv:
+class TemporaryCsv:
+    """A CSV file opened under its temporary name with ``header`` written; ``_write`` adds
+    text, ``_put_in_place`` closes and renames it to ``path``, :meth:`abort` removes it. The
+    base of every output written while a run goes (``jobs.csv``, the streamed writers), so
+    the file is either absent, the old one, or complete. Errors of the disk are
+    :class:`~cloudsim_py.errors.OutputError` naming ``path``."""
+
+    def __init__(self, path: str, header: str) -> None:
+        self.path = path
+        self.tmp = _tmp_name(path)
+        self.rows = 0
+        try:
+            self._fh: IO[str] | None = open(self.tmp, "w", encoding="utf-8", newline="")
+            self._fh.write(header)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+
+    def _write(self, text: str) -> None:
+        fh = self._fh
+        if fh is None:
+            raise OutputError(f"{self.path}: already closed; a closed output takes no rows")
+        try:
+            fh.write(text)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+
+    def _put_in_place(self) -> None:
+        fh = self._fh
+        assert fh is not None
+        try:
+            fh.close()
+            self._fh = None
+            os.replace(self.tmp, self.path)
+        except OSError as exc:
+            self.abort()
+            raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
+
+    def abort(self) -> None:
+        """Remove the temporary file (nothing is put in place)."""
+        if self._fh is not None:
+            try:
+                self._fh.close()
+            except OSError:
+                pass
+            self._fh = None
+        _remove(self.tmp)
+
+
+class JobsCsv(TemporaryCsv):
     """``jobs.csv`` written while a run goes: a sink of the :class:`~cloudsim_py.metrics.JobLog`
     (``log.sinks.append(writer)``) that writes each chunk of finished jobs, then
     :meth:`close` adds the rejected, unfinished and skipped jobs and renames the temporary
@@ -222,17 +271,10 @@ class JobsCsv:
     removes the temporary file."""
 
     def __init__(self, path: str, tau: float = 10.0, text: Sequence[str] = ()) -> None:
-        self.path = path
         self.tau = tau
         #: the system's text columns (names; the log's getters fill them)
         self.text = tuple(text)
-        self.tmp = _tmp_name(path)
-        self.rows = 0
-        try:
-            self._fh: IO[str] | None = open(self.tmp, "w", encoding="utf-8", newline="")
-            self._fh.write(csv_header(self.text))
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        super().__init__(path, csv_header(self.text))
 
     def __call__(self, columns: dict[str, np.ndarray]) -> None:
         """A chunk of finished jobs (raw columns)."""
@@ -240,14 +282,6 @@ class JobsCsv:
         lines = finished_lines(cols, self.text)
         self._write("".join(lines))
         self.rows += len(lines)
-
-    def _write(self, text: str) -> None:
-        assert self._fh is not None
-        try:
-            self._fh.write(text)
-        except OSError as exc:
-            self.abort()
-            raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
 
     def close(self, log: JobLog, rows: Iterable[Sequence[str]] = ()) -> None:
         """Flush the log, add the other jobs' rows (the rejected and unfinished jobs of the log,
@@ -265,21 +299,10 @@ class JobsCsv:
                 writer.writerow(_job_row(job, text, "unfinished", job.state.label))
             for row in rows:
                 writer.writerow(row)
-            fh.close()
-            self._fh = None
-            os.replace(self.tmp, self.path)
         except OSError as exc:
             self.abort()
             raise OutputError(f"{self.path}: cannot write ({exc.strerror or exc})") from None
-
-    def abort(self) -> None:
-        if self._fh is not None:
-            try:
-                self._fh.close()
-            except OSError:
-                pass
-            self._fh = None
-        _remove(self.tmp)
+        self._put_in_place()
 
 
 def _job_row(job: Job, text: Sequence[Any], state: str, reason: str) -> list:

@@ -246,3 +246,14 @@ def test_cloud_measures_are_probes_and_a_users_probe_hears_every_cloud(plugin, s
         # lease 1 starts at once, before lease 2 arrives; the chain's tasks arrive one at a time,
         # each when the one before it is done, on clouds with idle VMs: never two waiting
         assert result.summary["queue_max"] == 1
+
+
+def test_a_probe_base_subclass_without_columns_and_summary_cannot_be_made():
+    from cloudsim_py.probes import ProbeBase
+
+    class Half(ProbeBase):
+        def columns(self):
+            return ["x"]
+
+    with pytest.raises(TypeError, match="summary"):
+        Half()
