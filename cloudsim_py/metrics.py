@@ -359,14 +359,17 @@ def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,
     }
 
 
-def format_summary(summary: dict, title: str | None = None) -> str:
-    """A plain-text table of a summary (times also in minutes, as Liu 2015 Table 2)."""
+def format_summary(summary: dict, title: str | None = None, extra: Sequence[str] = ()) -> str:
+    """A plain-text table of a summary (times also in minutes, as Liu 2015 Table 2): the
+    built-in keys, then ``extra`` (the keys a run's probes added, e.g. per-class measures)."""
     lines = [title] if title else []
-    keys = [k for k in SUMMARY_KEYS if k in summary]
+    keys = [k for k in SUMMARY_KEYS if k in summary] + [k for k in extra if k in summary]
     width = max(len(k) for k in keys)
     for key in keys:
         v = summary[key]
-        if isinstance(v, float):
+        if v is None or isinstance(v, str):
+            text = "-" if v is None else v
+        elif isinstance(v, float):
             text = f"{v:,.4f}" if abs(v) < 100 else f"{v:,.1f}"
             if key in ("avg_wait", "max_wait", "avg_response", "makespan") and not math.isnan(v):
                 text += f"  ({v / 60:,.1f} min)"

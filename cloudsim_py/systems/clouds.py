@@ -42,7 +42,7 @@ from ..workload.lease import LeaseMode, LeaseRequest
 from ..workload.lease_job import LeaseJob
 from ..workload.lease_spec import LeaseWorkloadSpec
 from ..workload.lwf import LeaseWorkload
-from .report import cloud_table
+from .report import cloud_table, probe_keys
 
 NAN = math.nan
 
@@ -418,7 +418,7 @@ class LeaseCloudSystem:
 
     def format_runs(self, name: str, seed: int, runs: Sequence[tuple[str, RunResult]]) -> str:
         title = f"{name}: leases from {self.leases.source()} on {_describe_clouds(self.federation)}, seed {seed}"
-        return cloud_table(title, LEASE_ROWS, [(r.label or p, r.summary) for p, r in runs])
+        return cloud_table(title, LEASE_ROWS, [(r.label or p, r.summary) for p, r in runs], probe_keys(runs))
 
     def prepare(self, name: str, where: str, seed: int) -> "PreparedLeases":
         """The leases (files read now); a lease bigger than the cloud is an error naming the lease,
@@ -518,7 +518,7 @@ class DagCloudSystem:
 
     def format_runs(self, name: str, seed: int, runs: Sequence[tuple[str, RunResult]]) -> str:
         title = f"{name}: DAG jobs on {_describe_clouds(self.federation)}, seed {seed}"
-        return cloud_table(title, DAG_ROWS, [(r.label or p, r.summary) for p, r in runs])
+        return cloud_table(title, DAG_ROWS, [(r.label or p, r.summary) for p, r in runs], probe_keys(runs))
 
     def prepare(self, name: str, where: str, seed: int) -> "PreparedDags":
         fed = self.federation

@@ -26,7 +26,7 @@ from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 from ..workload.swf import write_swf
 from ..workload.table import COL, CleaningReport, WorkloadTable, prepare, read_table
-from .report import comparison_table
+from .report import comparison_table, probe_keys
 
 
 @attrs.define(slots=True, frozen=True)
@@ -48,8 +48,9 @@ class DatacenterSystem:
         if len(runs) == 1:
             policy, result = runs[0]
             return format_summary(result.summary, f"{name}: policy {result.label or policy}, {hosts} hosts, "
-                                                  f"{self.datacenter.tiers} tier(s), seed {seed}")
-        return comparison_table(name, hosts, [(r.label or p, r.summary) for p, r in runs])
+                                                  f"{self.datacenter.tiers} tier(s), seed {seed}",
+                                  extra=probe_keys(runs))
+        return comparison_table(name, hosts, [(r.label or p, r.summary) for p, r in runs], probe_keys(runs))
 
     def prepare(self, name: str, where: str, seed: int) -> "PreparedDatacenter":
         """Read (or generate) and clean the workload once, for every broker of scenario ``name``;

@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from ..tables import format_table
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..runner import RunResult
 
 
 def _table(title: str, head: list[str], body: list[list[str]]) -> str:
@@ -37,21 +40,44 @@ DATACENTER_ROWS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
 )
 
 
-def comparison_table(name: str, hosts: int, runs: Sequence[tuple[str, dict]]) -> str:
-    """Policies side by side (times in minutes, as Liu 2015 Table 2)."""
+def probe_keys(runs: Sequence[tuple[str, "RunResult"]]) -> list[str]:
+    """The summary keys the runs' probes add (``metrics.classes``, ``metrics.probes``), in the
+    order of the probes and their columns, each once: the rows a printed table shows after the
+    built-in measures."""
+    keys: dict[str, None] = {}
+    for _, result in runs:
+        for _, probe in result.probes:
+            keys.update(dict.fromkeys(probe.columns()))
+    return list(keys)
+
+
+def comparison_table(name: str, hosts: int, runs: Sequence[tuple[str, dict]],
+                     extra: Sequence[str] = ()) -> str:
+    """Policies side by side (times in minutes, as Liu 2015 Table 2), then the ``extra`` summary
+    keys (the probes')."""
     head = ["metric"] + [p for p, _ in runs]
     body = [[label] + [_or_dash(fmt)(s[key]) for _, s in runs] for label, key, fmt in DATACENTER_ROWS]
+    body += _extra_rows(extra, runs)
     return _table(f"{name}: {hosts} hosts", head, body)
 
 
+def _extra_rows(extra: Sequence[str], runs: Sequence[tuple[str, dict]]) -> list[list[str]]:
+    return [[key] + [_or_dash(_fmt)(s.get(key)) for _, s in runs] for key in extra]
+
+
 def _fmt(v: Any) -> str:
+    if isinstance(v, str):
+        return v
     if isinstance(v, float):
         return "-" if math.isnan(v) else f"{v:,.2f}" if abs(v) < 100 else f"{v:,.1f}"
     return f"{v:,}"
 
 
-def cloud_table(title: str, rows: Sequence[tuple[str, str]], runs: Sequence[tuple[str, dict]]) -> str:
-    """``rows`` (label, summary key) of each run side by side."""
+def cloud_table(title: str, rows: Sequence[tuple[str, str]], runs: Sequence[tuple[str, dict]],
+                extra: Sequence[str] = ()) -> str:
+    """``rows`` (label, summary key) of each run side by side, then the ``extra`` summary keys
+    (the probes')."""
     head = ["metric"] + [p for p, _ in runs]
     body = [[label] + [_fmt(s.get(key, math.nan)) for _, s in runs] for label, key in rows]
+    body += _extra_rows(extra, runs)
     return _table(title, head, body)

@@ -257,3 +257,16 @@ def test_a_probe_base_subclass_without_columns_and_summary_cannot_be_made():
 
     with pytest.raises(TypeError, match="summary"):
         Half()
+
+
+@pytest.mark.parametrize("policies, values", [("easy", ["2"]), ("[fcfs, easy]", ["3", "2"])])
+def test_runs_printed_table_shows_the_probes_keys_after_the_built_in_ones(plugin, capsys, policies, values):
+    from cloudsim_py.cli import main
+
+    path = scenario(plugin, "{probes: ['./queueprobe.py:MaxQueue']}", policy=policies)
+    assert main(["run", path, "--quiet"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    probe = next(i for i, line in enumerate(lines) if line.startswith("queue_max"))
+    # after the built-in measures; FCFS on eight processors reaches 3, EASY 2 (see JOBS)
+    assert any("wall" in line for line in lines[:probe])
+    assert lines[probe].split()[1:] == values
