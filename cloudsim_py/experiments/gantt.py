@@ -2,9 +2,11 @@
 into one band per tier (tier 0, the foreground, on top, solid; lower tiers lighter and hatched
 over a grey band), one bar per job and host coloured by job, a cloud's overheads (image
 transfer, save, migration, reload, shutdown) shaded grey and runs thrown away by a kill
-cross-hatched; kills marked with a red x, preemptions (suspensions) with a red triangle at the
-end of the run, migrations (resumes elsewhere) with a black triangle on the hosts the job moved
-to. A datacenter run is drawn from ``schedule.csv``, a cloud run from ``intervals.csv`` (which
+cross-hatched; kills marked with an x, preemptions (suspensions) with a down triangle at the
+end of the run, migrations (resumes elsewhere) with a right triangle on the hosts the job moved
+to (black marks with a white edge, legible over any bar). Drawn in the figures' shared style
+(``style.paper_style``: font sizes for a paper's column, jobs coloured from the
+colour-blind-safe Okabe-Ito palette). A datacenter run is drawn from ``schedule.csv``, a cloud run from ``intervals.csv`` (which
 also has the overheads). For small runs or a time window of a large one: above
 :data:`MAX_BARS` bars in the window the chart is refused, with what to do instead. Needs
 matplotlib (object API, no pyplot state); imports nothing from the simulator."""
@@ -20,6 +22,7 @@ from ..errors import ExperimentError
 from .intervals import OVERHEADS, interval_timeline, read_intervals
 from .plots import _figure_class
 from .schedule import ScheduleEvent, Timeline, read_schedule, timeline
+from .style import PALETTE, paper_style
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +31,18 @@ log = logging.getLogger(__name__)
 MAX_BARS = 20_000
 #: kept under its old name
 MANY_BARS = MAX_BARS
-#: the marks drawn: kind -> (marker, colour)
-MARKS = {"kill": ("x", "red"), "preemption": ("v", "red"), "migration": (">", "black")}
+#: the marks drawn: kind -> (marker, colour); black with a white edge stands out over every
+#: job colour of the palette
+MARKS = {"kill": ("X", "black"), "preemption": ("v", "black"), "migration": (">", "black")}
+#: job colours: the palette without black (the job labels and marks are black)
+JOB_COLOURS = PALETTE[:-1]
+
+
+#: the figure's size in inches: a page's width; rows get thinner above ~25 hosts instead of the
+#: figure growing past a page's height
+FIG_WIDTH, FIG_HEIGHT = 10.0, 9.0
+#: at most this many row labels (every n-th host named on larger machines)
+MAX_ROW_LABELS = 32
 
 
 class TooManyBars(ExperimentError):
@@ -63,13 +76,18 @@ def gantt_chart(tl: Timeline, hosts: int | None = None, tiers: int | None = None
         raise TooManyBars(f"{bars:,} bars between t={t0:g} and t={t1:g} s, more than the {max_bars:,} a "
                           f"readable Gantt chart holds ({tl.end - tl.start:g} s, {hosts} {rows}s in all); "
                           "draw a time window (--from/--to), or raise the limit (--max-bars)")
+    with paper_style():
+        return _draw(tl, segs, hosts, tiers, t0, t1, title, job_labels, rows)
+
+
+def _draw(tl: Timeline, segs: list, hosts: int, tiers: int, t0: float, t1: float, title: str | None,
+          job_labels: bool, rows: str) -> Any:
     Figure = _figure_class()
-    from matplotlib import colormaps
     from matplotlib.patches import Patch
 
-    fig = Figure(figsize=(10, min(1.5 + 0.32 * hosts * max(1, tiers * 0.6), 60)), layout="constrained")
+    fig = Figure(figsize=(FIG_WIDTH, min(1.5 + 0.32 * hosts * max(1, tiers * 0.6), FIG_HEIGHT)),
+                 layout="constrained")
     ax = fig.subplots()
-    cmap = colormaps["tab20"]
     band = 1.0 / tiers
 
     def y_of(host: int, tier: int) -> float:
@@ -83,7 +101,7 @@ def gantt_chart(tl: Timeline, hosts: int | None = None, tiers: int | None = None
                 ys.append(y_of(h, tier) + band / 2)
                 lefts.append(a)
                 widths.append(b - a)
-                colors.append(colour if colour is not None else cmap(s.job % 20))
+                colors.append(colour if colour is not None else JOB_COLOURS[s.job % len(JOB_COLOURS)])
         ax.barh(ys, widths, left=lefts, color=colors, edgecolor="0.3", linewidth=0.4, label=label,
                 zorder=2, **style)
 
@@ -119,15 +137,16 @@ def gantt_chart(tl: Timeline, hosts: int | None = None, tiers: int | None = None
     for kind, pts in points.items():
         if pts:
             marker, color = MARKS[kind]
-            ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=color, s=28,
-                       zorder=5, label=kind)
+            ax.scatter([p[0] for p in pts], [p[1] for p in pts], marker=marker, color=color, s=30,
+                       edgecolors="white", linewidths=0.6, zorder=5, label=kind)
     for h in range(1, hosts):
         ax.axhline(h, color="0.6", linewidth=0.5, zorder=1)
     for _, first, _ in tl.groups[1:]:
         ax.axhline(first, color="0.1", linewidth=1.2, zorder=1)
+    ax.grid(False, axis="y")   # the rows have their own lines
     ax.set_ylim(hosts, 0)
     ax.set_xlim(t0, t1)
-    step = max(1, hosts // 40)
+    step = max(1, -(-hosts // MAX_ROW_LABELS))
     names = _row_names(tl, hosts)
     ax.set_yticks([h + 0.5 for h in range(0, hosts, step)], [names[h] for h in range(0, hosts, step)])
     ax.set_ylabel(rows if not tl.groups else f"cloud:{rows}")
@@ -140,13 +159,13 @@ def gantt_chart(tl: Timeline, hosts: int | None = None, tiers: int | None = None
     handles += [Patch(facecolor=shade, edgecolor="0.3", label=kind) for kind, shade in shades.items()]
     handles += [h for h in ax.get_legend_handles_labels()[0] if not isinstance(h, Patch)
                 and h.get_label() in MARKS]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize="small")
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     kills = sum(m.kind == "kill" for m in tl.marks)
     moves = sum(m.kind == "migration" for m in tl.marks)
     stops = sum(s.ended_by == "suspend" for s in tl.segments)
     note = (f"{len(tl.segments)} segments; kills: {kills}; preemptions: {stops}; migrations: {moves}; "
             f"rejected: {tl.rejected}")
-    ax.set_title(f"{title}\n{note}" if title else note, fontsize="medium")
+    ax.set_title(f"{title}\n{note}" if title else note)
     return fig
 
 
