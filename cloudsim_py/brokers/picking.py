@@ -1,0 +1,254 @@
+"""The job-picking decision procedure, shared by the ``learned`` broker and the JobPicking
+Gymnasium environment (``cloudsim_py.learning``), so that the environment *is* the simulator:
+the same code turns an action into the same checked actions on the datacenter in both.
+
+A scheduling pass (a broker's ``schedule(now)``) is a sequence of decisions at one instant.
+Each decision sees the first ``k`` waiting jobs of the broker's FIFO queue (arrival order) and
+picks one of ``k + 1`` actions:
+
+* ``i < k``: job ``i`` (in queue order among the first ``k``) starts next. If it fits now it
+  starts at once on tier 0 and the pass goes on (a new decision at the same instant). If it
+  does not fit and ``backfill`` is on, it gets an EASY reservation (its shadow time from the
+  running jobs' estimated ends, as :class:`~cloudsim_py.brokers.easy.EasyBroker` computes it),
+  the other waiting jobs are backfilled around it in queue order, and the pass ends. With
+  ``backfill`` off such a pick is masked.
+* ``k``: start nothing more now; the pass ends. With ``backfill`` on, the other waiting jobs
+  are first backfilled (EASY) around a reservation for the *oldest* waiting job (a
+  reservation at ``now`` if that job fits now: it keeps its processors, the rest may be used).
+
+The mask hides empty slots, jobs that cannot start now (unless ``backfill`` is on) and action
+``k`` while nothing is running (an agent cannot idle an empty machine for ever). A new pass is
+asked at every scheduling pass while jobs wait; nothing is committed between passes, which is
+what makes "always the oldest job" exactly FCFS (backfill off) and EASY (backfill on).
+
+The observation is one preallocated ``float32`` vector (:attr:`PickingPass.obs`, rewritten in
+place at each decision): ``k`` rows of :data:`JOB_FEATURES` features, per visible job
+``(wait so far / time_scale, procs / hosts, runtime estimate / time_scale, fits now)``, zeros
+for empty slots, then per tier the idle processors / hosts, then the number of waiting jobs / k.
+Only the ``k`` visible jobs are read per decision; backfilling scans the queue as EASY does.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import PolicySpecError
+from ..workload.job import JobState
+from .ends import EstimatedEnds
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..infrastructure.datacenter import Datacenter
+    from .queues import FifoQueue
+
+#: features per visible job: wait so far, processors, runtime estimate (the first and last in
+#: units of ``time_scale``, processors as a fraction of the hosts), fits now (0 or 1)
+JOB_FEATURES = 4
+QUEUED = JobState.QUEUED
+INF = float("inf")
+
+
+class InvalidAction(PolicySpecError):
+    """An action out of ``range(k + 1)`` or masked at this decision; ``path`` names the option
+    that chose it (``action`` in the environment, ``params.policy`` in the learned broker)."""
+
+
+def observation_size(k: int, tiers: int) -> int:
+    """Length of the observation vector of :class:`PickingPass` for ``k`` jobs and ``tiers``."""
+    return k * JOB_FEATURES + tiers + 1
+
+
+def reservation(ends: EstimatedEnds, need: int, free: int) -> tuple[float, int]:
+    """EASY's shadow time and extra processors for a job of ``need`` processors when ``free``
+    are idle now and ``need > free``: the earliest estimated end at which enough processors are
+    free, and what is left then after the job takes its share, counting every running job that
+    ends by then (ties included). ``inf, 0`` if the running jobs never free enough."""
+    acc = free
+    shadow = None
+    for end, _, procs in ends:
+        if shadow is not None and end > shadow:
+            break
+        acc += procs
+        if shadow is None and acc >= need:
+            shadow = end
+    if shadow is None:
+        return INF, 0
+    return shadow, acc - need
+
+
+class PickingPass:
+    """The decisions of one broker's scheduling passes (see the module's docstring).
+
+    ``dc``: the datacenter; ``queue``: the broker's :class:`~cloudsim_py.brokers.queues.FifoQueue`
+    (arrival order); ``ends``: an :class:`EstimatedEnds` subscribed to ``dc`` (needed when
+    ``backfill``). Use: ``begin(now)`` at the broker's ``schedule(now)``; while :attr:`active`,
+    read :attr:`obs` and :attr:`mask` and call ``apply(action)``. :attr:`started` counts the
+    jobs the pass started (picks and backfills)."""
+
+    __slots__ = ("dc", "jobs", "queue", "ends", "k", "backfill", "time_scale", "hosts", "tiers",
+                 "obs", "mask", "active", "now", "started", "_feat", "_procs", "_n", "_free",
+                 "_machine")
+
+    def __init__(self, dc: "Datacenter", queue: "FifoQueue", ends: EstimatedEnds | None, *, k: int = 32,
+                 backfill: bool = False, time_scale: float = 3600.0) -> None:
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise PolicySpecError("k", f"must be a positive integer, got {k!r}")
+        if not time_scale > 0:
+            raise PolicySpecError("time_scale", f"must be > 0, got {time_scale!r}")
+        if backfill and ends is None:
+            raise PolicySpecError("backfill", "needs the running jobs' estimated ends (EstimatedEnds)")
+        self.dc = dc
+        self.queue = queue
+        self.jobs = queue.jobs
+        self.ends = ends
+        self.k = k
+        self.backfill = bool(backfill)
+        self.time_scale = float(time_scale)
+        self.hosts = len(dc.hosts)
+        self.tiers = dc.tiers
+        #: the observation, rewritten in place at each decision
+        self.obs = np.zeros(observation_size(k, dc.tiers), dtype=np.float32)
+        #: legal actions at this decision (``k + 1`` booleans), rewritten in place
+        self.mask = np.zeros(k + 1, dtype=bool)
+        self._feat = self.obs[:k * JOB_FEATURES].reshape(k, JOB_FEATURES)
+        self._machine = self.obs[k * JOB_FEATURES:]
+        self._procs = np.zeros(k, dtype=np.int64)
+        self._n = 0
+        self._free = 0
+        #: a decision is pending
+        self.active = False
+        self.now = 0.0
+        self.started = 0
+
+    # ------------------------------------------------------------------ the pass
+    def begin(self, now: float) -> bool:
+        """Open a pass at ``now`` (the broker's ``schedule(now)``); whether a decision is asked
+        (jobs are waiting)."""
+        self.now = now
+        self.started = 0
+        self.active = bool(self.jobs)
+        if self.active:
+            self._observe()
+        return self.active
+
+    def apply(self, action: Any, path: str = "action") -> bool:
+        """Carry out ``action`` (an int in ``range(k + 1)``, legal by :attr:`mask`); returns
+        whether the pass goes on (a new decision at the same instant). An illegal action is an
+        :class:`InvalidAction` naming ``path``, and changes nothing."""
+        if not self.active:
+            raise InvalidAction(path, f"t={self.now}: no decision is pending")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise InvalidAction(path, f"t={self.now}: expected an integer action, got {action!r}") from None
+        if not 0 <= a <= self.k or a != action:
+            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.k}")
+        if not self.mask[a]:
+            raise InvalidAction(path, f"t={self.now}: action {a} is masked ({self._why(a)})")
+        jobs = self.jobs
+        if a == self.k:
+            if self.backfill:
+                self._backfill_around(jobs[0])
+            self.active = False
+            return False
+        job = jobs[a]
+        if job.procs <= self._free:
+            self.dc.start(job, 0)
+            del jobs[a]
+            self.started += 1
+            if not jobs:
+                self.active = False
+                return False
+            self._observe()
+            return True
+        self._backfill_around(job)     # backfill on (else the pick was masked)
+        self.active = False
+        return False
+
+    def _why(self, a: int) -> str:
+        if a == self.k:
+            return "nothing is running: some waiting job must start"
+        if a >= self._n:
+            return f"slot {a} is empty ({self._n} job(s) visible)"
+        return (f"job {self.jobs[a].id} needs {self._procs[a]} processors, {self._free} idle, "
+                "and backfill is off")
+
+    def _backfill_around(self, head: Any) -> None:
+        """EASY backfill of the waiting jobs other than ``head`` (queue order) around a
+        reservation for ``head`` (at ``now`` if it fits now)."""
+        free = self.dc.idle(0)
+        if free == 0 or len(self.jobs) < 2:
+            return
+        now = self.now
+        need = head.procs
+        if need <= free:
+            shadow, extra = now, free - need
+        else:
+            assert self.ends is not None
+            shadow, extra = reservation(self.ends, need, free)
+        dc = self.dc
+        backfilled = 0
+        for job in self.jobs:
+            if job is head:
+                continue
+            p = job.procs
+            if p > free:
+                continue
+            if now + job.runtime_estimate <= shadow:
+                pass
+            elif p <= extra:
+                extra -= p
+            else:
+                continue
+            dc.start(job, 0)
+            free -= p
+            backfilled += 1
+            if free == 0:
+                break
+        if backfilled:
+            self.started += backfilled
+            self.queue.drop_started()
+
+    # ------------------------------------------------------------------ observation
+    def _observe(self) -> None:
+        """Write :attr:`obs` and :attr:`mask` for the first ``k`` waiting jobs: O(k)."""
+        dc = self.dc
+        k = self.k
+        jobs = self.jobs
+        free = self._free = dc.idle(0)
+        feat = self._feat
+        procs = self._procs
+        n_old = self._n
+        n = 0
+        scale = self.time_scale
+        hosts = self.hosts
+        now = self.now
+        for job in islice(jobs, k):
+            row = feat[n]
+            p = job.procs
+            procs[n] = p
+            row[0] = (now - job.submit_time) / scale
+            row[1] = p / hosts
+            row[2] = job.runtime_estimate / scale
+            row[3] = p <= free
+            n += 1
+        if n < n_old:
+            feat[n:n_old] = 0.0
+            procs[n:n_old] = 0
+        self._n = n
+        mask = self.mask
+        if self.backfill:
+            mask[:n] = True
+        else:
+            np.less_equal(procs[:n], free, out=mask[:n])
+        mask[n:k] = False
+        mask[k] = dc.running_count() > 0
+        machine = self._machine
+        machine[0] = free / hosts
+        for t in range(1, self.tiers):
+            machine[t] = dc.idle(t) / hosts
+        machine[self.tiers] = len(jobs) / k
+        if not mask.any():       # nothing can start and nothing runs: only possible with
+            mask[k] = True       # foreign jobs holding tier 0; let the pass end

@@ -1,0 +1,61 @@
+"""Shortest-estimate-first with EASY backfilling (``sjf-backfill``): the waiting job of the
+shortest runtime estimate is the head (ties: the earliest arrival); heads start while they fit;
+the first that does not fit gets EASY's reservation, and the other waiting jobs are backfilled
+around it in *arrival* order. Written on its own, not with the job-picking pass
+(``brokers/picking.py``), so that the JobPicking environment's equivalence with it is a real
+check (tests/learning)."""
+
+from __future__ import annotations
+
+from .base import register_broker
+from .easy import EasyBroker
+
+
+@register_broker("sjf-backfill", "Shortest estimate first, EASY reservation for it, backfill in arrival order")
+class SjfBackfillBroker(EasyBroker):
+    """SJF with EASY backfilling on tier 0 (the reservation and backfill tests as
+    :class:`~cloudsim_py.brokers.easy.EasyBroker`'s, only the head is the shortest estimate).
+    Finding the head is a scan of the queue (O(n) per start), as plain as it can be."""
+
+    def schedule(self, now: float) -> None:
+        jobs = self.queue.jobs
+        if not jobs:
+            return
+        dc = self.dc
+        free = dc.idle(0)
+        while jobs:
+            head = min(jobs, key=_sjf_key)
+            if head.procs > free:
+                break
+            dc.start(head, 0)
+            free -= head.procs
+            jobs.remove(head)
+        else:
+            return
+        if len(jobs) < 2 or free == 0:
+            return
+        shadow, extra = self._reservation(head.procs, free)
+        started = False
+        for job in jobs:
+            if job is head:
+                continue
+            p = job.procs
+            if p > free:
+                continue
+            if now + job.runtime_estimate <= shadow:
+                pass
+            elif p <= extra:
+                extra -= p
+            else:
+                continue
+            dc.start(job, 0)
+            free -= p
+            started = True
+            if free == 0:
+                break
+        if started:
+            self.queue.drop_started()
+
+
+def _sjf_key(job):  # type: ignore[no-untyped-def]
+    return (job.runtime_estimate, job.order)
