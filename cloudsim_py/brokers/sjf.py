@@ -7,6 +7,8 @@ check (tests/learning)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .base import register_broker
 from .easy import EasyBroker
 
@@ -57,5 +59,6 @@ class SjfBackfillBroker(EasyBroker):
             self.queue.drop_started()
 
 
-def _sjf_key(job):  # type: ignore[no-untyped-def]
+def _sjf_key(job: Any) -> tuple[float, tuple[float, int]]:
+    """Shortest estimate first, then arrival."""
     return (job.runtime_estimate, job.order)
