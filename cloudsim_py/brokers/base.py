@@ -210,6 +210,8 @@ def _make(policy: str, params: dict[str, Any]) -> Broker:
                                                        f"known: {', '.join(known) or '(none)'}")
     try:
         broker = cls(**params)
+    except PolicySpecError as exc:      # the constructor named the parameter it refuses
+        raise exc.within("params") from None
     except (TypeError, ValueError) as exc:
         raise PolicySpecError("params", f"policy {policy!r}: {exc}") from exc
     if not broker.name:
