@@ -85,11 +85,18 @@ class PickingPass:
     (arrival order); ``ends``: an :class:`EstimatedEnds` subscribed to ``dc`` (needed when
     ``backfill``). Use: ``begin(now)`` at the broker's ``schedule(now)``; while :attr:`active`,
     read :attr:`obs` and :attr:`mask` and call ``apply(action)``. :attr:`started` counts the
-    jobs the pass started (picks and backfills)."""
+    jobs the pass started (picks and backfills).
+
+    The visible jobs are kept from one decision to the next (a list of at most ``k`` jobs and
+    their static features in preallocated arrays): a pick removes one slot and brings in the
+    next waiting job, arrivals fill empty slots, and only the waits and the fits-now flags are
+    recomputed (a few vectorised operations over ``k``), so a decision costs O(k) whatever the
+    queue's length. The queue is changed only by the pass (and appended to by arrivals); if
+    something else changed it, the window is read again from the queue."""
 
     __slots__ = ("dc", "jobs", "queue", "ends", "k", "backfill", "time_scale", "hosts", "tiers",
-                 "obs", "mask", "active", "now", "started", "_feat", "_procs", "_n", "_free",
-                 "_machine")
+                 "obs", "mask", "active", "now", "started", "_feat", "_procs", "_submit", "_vis",
+                 "_free", "_machine", "_wait", "_fits", "_fitsb", "_tmp", "_stale")
 
     def __init__(self, dc: "Datacenter", queue: "FifoQueue", ends: EstimatedEnds | None, *, k: int = 32,
                  backfill: bool = False, time_scale: float = 3600.0) -> None:
@@ -112,10 +119,17 @@ class PickingPass:
         self.obs = np.zeros(observation_size(k, dc.tiers), dtype=np.float32)
         #: legal actions at this decision (``k + 1`` booleans), rewritten in place
         self.mask = np.zeros(k + 1, dtype=bool)
-        self._feat = self.obs[:k * JOB_FEATURES].reshape(k, JOB_FEATURES)
+        self._feat = feat = self.obs[:k * JOB_FEATURES].reshape(k, JOB_FEATURES)
+        self._wait = feat[:, 0]
+        self._fits = feat[:, 3]
         self._machine = self.obs[k * JOB_FEATURES:]
         self._procs = np.zeros(k, dtype=np.int64)
-        self._n = 0
+        self._submit = np.zeros(k, dtype=np.float64)
+        self._tmp = np.zeros(k, dtype=np.float64)
+        self._fitsb = np.zeros(k, dtype=bool)
+        #: the visible jobs (the queue's first ``k`` at the last decision)
+        self._vis: list[Any] = []
+        self._stale = True
         self._free = 0
         #: a decision is pending
         self.active = False
@@ -130,6 +144,7 @@ class PickingPass:
         self.started = 0
         self.active = bool(self.jobs)
         if self.active:
+            self._sync()
             self._observe()
         return self.active
 
@@ -159,8 +174,10 @@ class PickingPass:
             del jobs[a]
             self.started += 1
             if not jobs:
+                self._drop(a)
                 self.active = False
                 return False
+            self._drop(a)
             self._observe()
             return True
         self._backfill_around(job)     # backfill on (else the pick was masked)
@@ -170,9 +187,9 @@ class PickingPass:
     def _why(self, a: int) -> str:
         if a == self.k:
             return "nothing is running: some waiting job must start"
-        if a >= self._n:
-            return f"slot {a} is empty ({self._n} job(s) visible)"
-        return (f"job {self.jobs[a].id} needs {self._procs[a]} processors, {self._free} idle, "
+        if a >= len(self._vis):
+            return f"slot {a} is empty ({len(self._vis)} job(s) visible)"
+        return (f"job {self._vis[a].id} needs {self._procs[a]} processors, {self._free} idle, "
                 "and backfill is off")
 
     def _backfill_around(self, head: Any) -> None:
@@ -210,45 +227,84 @@ class PickingPass:
         if backfilled:
             self.started += backfilled
             self.queue.drop_started()
+            self._stale = True
+
+    # ------------------------------------------------------------------ the visible window
+    def _put(self, i: int, job: Any) -> None:
+        """The static features of ``job`` into slot ``i``."""
+        row = self._feat[i]
+        p = job.procs
+        self._procs[i] = p
+        self._submit[i] = job.submit_time
+        row[1] = p / self.hosts
+        row[2] = job.runtime_estimate / self.time_scale
+
+    def _sync(self) -> None:
+        """Bring the window up to the queue at the start of a pass: arrivals fill empty slots;
+        anything else read again (O(k))."""
+        vis = self._vis
+        jobs = self.jobs
+        n = len(vis)
+        k = self.k
+        if not self._stale and len(jobs) >= n and (
+                n == 0 or (jobs[0] is vis[0] and jobs[n - 1] is vis[n - 1])):
+            if n < k and len(jobs) > n:
+                for i, job in enumerate(jobs[n:k], n):
+                    vis.append(job)
+                    self._put(i, job)
+            return
+        old = n
+        vis[:] = jobs[:k]
+        for i, job in enumerate(vis):
+            self._put(i, job)
+        n = len(vis)
+        if n < old:
+            self._feat[n:old] = 0.0
+        self._stale = False
+
+    def _drop(self, a: int) -> None:
+        """Slot ``a``'s job started: the slots behind it move up and the next waiting job, if
+        any, comes into the last one."""
+        vis = self._vis
+        n = len(vis)
+        del vis[a]
+        if a < n - 1:
+            self._feat[a:n - 1] = self._feat[a + 1:n]
+            self._procs[a:n - 1] = self._procs[a + 1:n]
+            self._submit[a:n - 1] = self._submit[a + 1:n]
+        jobs = self.jobs
+        if len(jobs) >= n:           # a job beyond the window comes in
+            job = jobs[n - 1]
+            vis.append(job)
+            self._put(n - 1, job)
+        else:
+            self._feat[n - 1] = 0.0
 
     # ------------------------------------------------------------------ observation
     def _observe(self) -> None:
-        """Write :attr:`obs` and :attr:`mask` for the first ``k`` waiting jobs: O(k)."""
+        """Write :attr:`obs` and :attr:`mask` for the visible jobs: O(k), vectorised."""
         dc = self.dc
         k = self.k
-        jobs = self.jobs
+        n = len(self._vis)
         free = self._free = dc.idle(0)
-        feat = self._feat
-        procs = self._procs
-        n_old = self._n
-        n = 0
-        scale = self.time_scale
-        hosts = self.hosts
-        now = self.now
-        for job in islice(jobs, k):
-            row = feat[n]
-            p = job.procs
-            procs[n] = p
-            row[0] = (now - job.submit_time) / scale
-            row[1] = p / hosts
-            row[2] = job.runtime_estimate / scale
-            row[3] = p <= free
-            n += 1
-        if n < n_old:
-            feat[n:n_old] = 0.0
-            procs[n:n_old] = 0
-        self._n = n
+        tmp = self._tmp[:n]
+        np.subtract(self.now, self._submit[:n], out=tmp)
+        np.divide(tmp, self.time_scale, out=self._wait[:n])
+        fits = self._fitsb[:n]
+        np.less_equal(self._procs[:n], free, out=fits)
+        self._fits[:n] = fits
         mask = self.mask
         if self.backfill:
             mask[:n] = True
         else:
-            np.less_equal(procs[:n], free, out=mask[:n])
+            mask[:n] = fits
         mask[n:k] = False
-        mask[k] = dc.running_count() > 0
+        hosts = self.hosts
+        mask[k] = free < hosts or dc.running_count() > 0
         machine = self._machine
         machine[0] = free / hosts
         for t in range(1, self.tiers):
             machine[t] = dc.idle(t) / hosts
-        machine[self.tiers] = len(jobs) / k
-        if not mask.any():       # nothing can start and nothing runs: only possible with
-            mask[k] = True       # foreign jobs holding tier 0; let the pass end
+        machine[self.tiers] = len(self.jobs) / k
+        if not n or not mask.any():  # nothing can start and nothing runs: only possible with
+            mask[k] = True           # foreign jobs holding tier 0; let the pass end
