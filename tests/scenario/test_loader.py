@@ -45,7 +45,7 @@ def test_wrong_type_names_the_key(tmp_path):
 
 def test_unknown_policy_lists_the_known_ones(tmp_path):
     path = write(tmp_path, BASE.replace("policy: easy", "policy: eazy"))
-    with pytest.raises(ScenarioError, match=r"s\.yaml:8: broker\.policy: unknown policy 'eazy'; known: acfcfs, ambf, amcbf, ccfcfs, cmbf, cmcbf, conservative, easy, fcfs, fdls, fdmms, ktcbf, leases"):
+    with pytest.raises(ScenarioError, match=r"s\.yaml:8: broker\.policy: unknown policy 'eazy'; known: acfcfs, ambf, amcbf, ccfcfs, cmbf, cmcbf, conservative, easy, fcfs, fdls, fdmms, ktcbf, learned, leases"):
         load_scenario(path)
 
 
