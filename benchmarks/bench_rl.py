@@ -50,7 +50,7 @@ def episode(env: JobPickingEnv, rule, seed: int) -> tuple[int, float, float]:
     t0 = time.process_time()
     env.reset(seed=seed)
     t1 = time.process_time()
-    picking = env._picking
+    picking = env._pass
     step = env.step
     steps = 0
     assert picking is not None
@@ -60,7 +60,7 @@ def episode(env: JobPickingEnv, rule, seed: int) -> tuple[int, float, float]:
         steps += 1
         if terminated:
             break
-        mask = env._picking.mask      # type: ignore[union-attr]
+        mask = env._pass.mask
     return steps, time.process_time() - t1, t1 - t0
 
 

@@ -1,6 +1,6 @@
 """Gymnasium environments over the simulator (the optional extra ``[rl]``: ``pip install
 'cloudsim_py[rl]'``). Importing this package registers them:
-``gymnasium.make("cloudsim_py/JobPicking-v0", ...)``; without importing it first,
+``gymnasium.make("cloudsim_py/JobPicking-v0", ...)`` and ``"cloudsim_py/TierPlacement-v0"``; without importing it first,
 ``gymnasium.make("cloudsim_py.learning:cloudsim_py/JobPicking-v0", ...)`` imports it. Nothing
 else in the package imports gymnasium."""
 
@@ -11,11 +11,15 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the installation
     raise ImportError("cloudsim_py.learning needs gymnasium: pip install 'cloudsim_py[rl]'") from exc
 
-from .picking import DEFAULT_SCENARIO, DecisionBroker, JobPickingEnv, RewardTally
+from .base import DEFAULT_SCENARIO, DecisionBroker, RewardTally, SchedulingEnv
+from .picking import JobPickingEnv
+from .placement import TierPlacementEnv
 
-__all__ = ["DEFAULT_SCENARIO", "DecisionBroker", "JobPickingEnv", "RewardTally", "register_envs"]
+__all__ = ["DEFAULT_SCENARIO", "DecisionBroker", "JobPickingEnv", "RewardTally", "SchedulingEnv",
+           "TierPlacementEnv", "register_envs"]
 
-ENVS = {"cloudsim_py/JobPicking-v0": "cloudsim_py.learning.picking:JobPickingEnv"}
+ENVS = {"cloudsim_py/JobPicking-v0": "cloudsim_py.learning.picking:JobPickingEnv",
+        "cloudsim_py/TierPlacement-v0": "cloudsim_py.learning.placement:TierPlacementEnv"}
 
 
 def register_envs() -> None:

@@ -1,0 +1,155 @@
+"""The tier-placement decision procedure for k-tier datacenters, the TierPlacement
+environment's (``cloudsim_py.learning``): at each decision the agent chooses where the queue's
+head (the oldest waiting job) starts, or waits, or moves a background job up a tier; only
+the datacenter's checked actions are used (``start`` in a tier, ``swap_tiers``).
+
+Actions (``tiers + 2``):
+
+* ``t < tiers``: start the head in tier ``t`` (legal when at least its processors are
+  available there: idle in tier 0, idle and open under the threshold above); the pass goes
+  on with the next head.
+* ``tiers`` (*wait*): start nothing more now; the pass ends (legal while something runs).
+* ``tiers + 1`` (*promote*): the oldest running job of a tier above 0 that can move one tier
+  down the numbers (to higher priority) on its own hosts is swapped there (free, as the
+  consolidation policies do); the pass goes on (legal when there is such a job).
+
+Killing a tentative run (the consolidation policies' third action) is not offered: a killed
+job goes back to the queue in its arrival place, which the FIFO queue of this pass does not
+keep; see the report of issue 21.
+
+Observation (``float32``, length ``4 + 3 * tiers + 1``): the head's wait / time_scale, its
+processors / hosts, its runtime estimate / time_scale, the waiting jobs / 32; per tier whether
+the head fits there now, the available processors / hosts and the busy processors / hosts;
+then 1 if a promotion is possible."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..errors import PolicySpecError
+from .picking import InvalidAction
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..infrastructure.datacenter import Datacenter
+    from .queues import FifoQueue
+
+HEAD_FEATURES = 4
+#: scale of the queue-length feature
+QUEUE_SCALE = 32.0
+
+
+def placement_observation_size(tiers: int) -> int:
+    """Length of :class:`PlacementPass`'s observation for ``tiers`` tiers."""
+    return HEAD_FEATURES + 3 * tiers + 1
+
+
+class PlacementPass:
+    """The decisions of one broker's scheduling passes on a k-tier datacenter (see the
+    module's docstring). Same protocol as :class:`~cloudsim_py.brokers.picking.PickingPass`:
+    ``begin(now)``, then while :attr:`active` read :attr:`obs` and :attr:`mask` and
+    ``apply(action)``."""
+
+    __slots__ = ("dc", "queue", "jobs", "tiers", "hosts", "time_scale", "obs", "mask", "active",
+                 "now", "started", "wait_action", "promote_action", "_candidate")
+
+    def __init__(self, dc: "Datacenter", queue: "FifoQueue", *, time_scale: float = 3600.0) -> None:
+        if not time_scale > 0:
+            raise PolicySpecError("time_scale", f"must be > 0, got {time_scale!r}")
+        self.dc = dc
+        self.queue = queue
+        self.jobs = queue.jobs
+        self.tiers = dc.tiers
+        self.hosts = len(dc.hosts)
+        self.time_scale = float(time_scale)
+        #: the observation, rewritten in place at each decision
+        self.obs = np.zeros(placement_observation_size(dc.tiers), dtype=np.float32)
+        #: legal actions (``tiers + 2`` booleans), rewritten in place
+        self.mask = np.zeros(dc.tiers + 2, dtype=bool)
+        self.wait_action = dc.tiers
+        self.promote_action = dc.tiers + 1
+        self._candidate: Any = None
+        self.active = False
+        self.now = 0.0
+        self.started = 0
+
+    def begin(self, now: float) -> bool:
+        """Open a pass at ``now``; whether a decision is asked (jobs are waiting)."""
+        self.now = now
+        self.started = 0
+        self.active = bool(self.jobs)
+        if self.active:
+            self._observe()
+        return self.active
+
+    def apply(self, action: Any, path: str = "action") -> bool:
+        """Carry out ``action``; returns whether the pass goes on. An illegal action is an
+        :class:`InvalidAction` naming ``path``, and changes nothing."""
+        if not self.active:
+            raise InvalidAction(path, f"t={self.now}: no decision is pending")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise InvalidAction(path, f"t={self.now}: expected an integer action, got {action!r}") from None
+        if not 0 <= a <= self.promote_action or a != action:
+            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.promote_action}")
+        if not self.mask[a]:
+            raise InvalidAction(path, f"t={self.now}: action {a} is masked")
+        if a == self.wait_action:
+            self.active = False
+            return False
+        if a == self.promote_action:
+            job = self._candidate
+            self.dc.swap_tiers(job, job.tier - 1)
+        else:
+            self.dc.start(self.jobs[0], a)
+            del self.jobs[0]
+            self.started += 1
+            if not self.jobs:
+                self.active = False
+                return False
+        self._observe()
+        return True
+
+    def _promotable(self) -> Any:
+        """The oldest running job above tier 0 that can swap one tier down the numbers."""
+        dc = self.dc
+        best = None
+        for t in range(1, self.tiers):
+            for job in dc.running_by_arrival(t):
+                if dc.can_swap(job, t - 1):
+                    if best is None or job.order < best.order:
+                        best = job
+                    break
+        return best
+
+    def _observe(self) -> None:
+        dc = self.dc
+        head = self.jobs[0]
+        obs = self.obs
+        mask = self.mask
+        hosts = self.hosts
+        p = head.procs
+        obs[0] = (self.now - head.submit_time) / self.time_scale
+        obs[1] = p / hosts
+        obs[2] = head.runtime_estimate / self.time_scale
+        obs[3] = len(self.jobs) / QUEUE_SCALE
+        i = HEAD_FEATURES
+        running = False
+        for t in range(self.tiers):
+            avail = dc.idle(0) if t == 0 else dc.available(t)
+            fits = p <= avail
+            mask[t] = fits
+            busy = hosts - dc.idle(t)
+            running = running or busy > 0
+            obs[i] = fits
+            obs[i + 1] = avail / hosts
+            obs[i + 2] = busy / hosts
+            i += 3
+        self._candidate = cand = self._promotable() if self.tiers > 1 else None
+        obs[i] = cand is not None
+        mask[self.wait_action] = running
+        mask[self.promote_action] = cand is not None
+        if not mask.any():          # nothing can start and nothing runs: let the pass end
+            mask[self.wait_action] = True
