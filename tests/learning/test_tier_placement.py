@@ -1,0 +1,71 @@
+"""TierPlacement on k-tier datacenters: gymnasium's checks, a hand-worked case with a
+background start and a promotion, and "tier 0 or wait" giving exactly FCFS on two tiers."""
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import cloudsim_py.learning  # noqa: E402,F401
+from cloudsim_py.learning import TierPlacementEnv  # noqa: E402
+from tests.conftest import trace  # noqa: E402
+
+from .helpers import broker_starts, drive, kth_scenario  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:target load")
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("tiers", [2, 3])
+def test_check_env_passes_for_tier_placement(tiers):
+    check_env(TierPlacementEnv(window=100, tiers=tiers), skip_render_check=True)
+    env = gymnasium.make("cloudsim_py/TierPlacement-v0", window=50)
+    assert env.action_space.n == 4
+
+
+def test_hand_case_background_start_and_promotion():
+    # 2 hosts x 2 tiers, no interference, every process uses 50 % of its CPU (so the
+    # background tier stays open under a foreground job). time_scale 1 s.
+    # J1: 2 procs, 4 s; J2: 1 proc, 10 s; J3: 2 procs, 3 s; all at t = 0.
+    # obs: head (wait, procs/2, estimate, waiting/32), per tier (fits, available/2, busy/2), promotable
+    scenario = {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
+                "workload": {"runtime_estimate": "trace",
+                             "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
+                             "jobs": [{"id": 1, "submit": 0, "procs": 2, "runtime": 4, "estimate": 4},
+                                      {"id": 2, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
+                                      {"id": 3, "submit": 0, "procs": 2, "runtime": 3, "estimate": 3}]}}
+    env = TierPlacementEnv(scenario, window=None, time_scale=1.0, invalid_action="raise")
+    T, F = True, False
+    steps = [
+        # action, time, observation, mask (tier 0, tier 1, wait, promote)
+        (None, 0.0, [0, 1, 4, 3 / 32, 1, 1, 0, 1, 1, 0, 0], [T, T, F, F]),
+        (0, 0.0, [0, .5, 10, 2 / 32, 0, 0, 1, 1, 1, 0, 0], [F, T, T, F]),      # J1 in tier 0
+        (1, 0.0, [0, 1, 3, 1 / 32, 0, 0, 1, 0, .5, .5, 0], [F, F, T, F]),      # J2 in tier 1
+        (2, 4.0, [4, 1, 3, 1 / 32, 1, 1, 0, 0, .5, .5, 1], [T, F, T, T]),      # wait: J1 ends at 4
+        (3, 4.0, [4, 1, 3, 1 / 32, 0, .5, .5, 1, 1, 0, 0], [F, T, T, F]),      # promote J2 to tier 0
+    ]
+    obs, info = env.reset(seed=0)
+    for action, time, want_obs, want_mask in steps:
+        if action is not None:
+            obs, _, terminated, _, info = env.step(action)
+            assert not terminated
+        np.testing.assert_allclose(obs, np.array(want_obs, dtype=np.float32))
+        assert info["action_mask"].tolist() == want_mask and env.now == time
+    *_, terminated, _, _ = env.step(1)                                         # J3 in tier 1
+    assert terminated
+    _, rec = env.world.results()
+    assert {c: rec[c].tolist() for c in ("id", "start", "finish", "tier", "swaps")} == {
+        "id": [1, 2, 3], "start": [0.0, 0.0, 4.0], "finish": [4.0, 10.0, 7.0], "tier": [0, 0, 1],
+        "swaps": [0, 1, 0]}
+
+
+def test_tier_zero_or_wait_gives_fcfs_start_times_on_two_tier_kth():
+    kth = trace("KTH-SP2-1996-2.1-cln.swf.gz")
+    fcfs = kth_scenario(kth, "fcfs")
+    fcfs["datacenter"]["tiers"] = 2
+    env = TierPlacementEnv({k: v for k, v in fcfs.items() if k != "broker"}, window=2000, window_start=0,
+                           invalid_action="raise")
+    starts, _, _ = drive(env, lambda obs, mask: 0 if mask[0] else 2)
+    assert len(starts) == 2000 and starts == broker_starts(fcfs)
