@@ -67,6 +67,7 @@ def episode(env: JobPickingEnv, rule, seed: int) -> tuple[int, float, float]:
 def measure(window: int, rule_name: str, episodes: int, backfill: bool = False) -> dict:
     env = JobPickingEnv(window=window, k=K, backfill=backfill, copy_obs=True)
     rule = random_rule(np.random.default_rng(0)) if rule_name == "random" else fcfs_rule
+    episode(JobPickingEnv(window=200, k=K, backfill=backfill), rule, 99)     # warm-up, not timed
     steps = 0
     seconds = reset = 0.0
     for e in range(episodes):
