@@ -43,7 +43,7 @@ def episode(env, seed, action_seed):
 @given(workloads(), st.integers(1, 4), st.booleans(), st.integers(0, 2**32 - 1))
 def test_random_legal_actions_end_start_every_job_once_and_never_overfill(workload, k, backfill, seed):
     hosts, jobs = workload
-    scenario = {"name": "prop", "datacenter": {"hosts": hosts},
+    scenario = {"name": "prop", "datacenter": {"hosts": hosts, "check": True},
                 "workload": {"runtime_estimate": "trace", "jobs": jobs}}
     env = JobPickingEnv(scenario, window=None, k=k, backfill=backfill, time_scale=1.0,
                         invalid_action="raise")

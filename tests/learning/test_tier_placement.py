@@ -69,3 +69,32 @@ def test_tier_zero_or_wait_gives_fcfs_start_times_on_two_tier_kth():
                            invalid_action="raise")
     starts, _, _ = drive(env, lambda obs, mask: 0 if mask[0] else 2)
     assert len(starts) == 2000 and starts == broker_starts(fcfs)
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 6), st.integers(2, 4), st.lists(st.tuples(st.sampled_from([0, 0, 1, 5]), st.integers(1, 6),
+                                                                  st.integers(1, 40)), min_size=1, max_size=8),
+       st.sampled_from(["liu2015", "none"]), st.integers(0, 2**32 - 1))
+def test_random_legal_placements_finish_every_job_within_each_tiers_capacity(hosts, tiers, specs, interference,
+                                                                              seed):
+    t, jobs = 0, []
+    for i, (gap, procs, runtime) in enumerate(specs, 1):
+        t += gap
+        jobs.append({"id": i, "submit": t, "procs": min(procs, hosts), "runtime": runtime})
+    scenario = {"name": "prop", "datacenter": {"hosts": hosts, "tiers": tiers, "interference": interference,
+                                               "check": True},
+                "workload": {"runtime_estimate": "actual", "jobs": jobs}}
+    env = TierPlacementEnv(scenario, window=None, invalid_action="raise")
+    rng = np.random.default_rng(seed)
+    _, info = env.reset(seed=seed % 7)
+    for _ in range(10_000):
+        _, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated:
+            break
+    else:
+        raise AssertionError("the episode did not end")
+    summary, rec = env.world.results()
+    assert summary["jobs_finished"] == len(jobs) and sorted(rec["id"].tolist()) == list(range(1, len(jobs) + 1))
