@@ -61,7 +61,9 @@ class DecisionBroker(Broker):
 class RewardTally(DatacenterListener):
     """Running sums for the per-step rewards: the waits of the jobs started (at their first
     start), the bounded slowdowns of the jobs finished (as the records compute them:
-    ``max(1, response / max(work, tau))``), and the busy processor-seconds (every tier)."""
+    ``max(1, response / max(work, tau))``), and the busy processor-seconds (every tier). The
+    environments' actions never kill nor suspend a job, so a job is busy from its start to its
+    finish."""
 
     __slots__ = ("tau", "wait", "bsld", "area", "used", "last")
 
@@ -83,7 +85,6 @@ class RewardTally(DatacenterListener):
         if job.first_start == now:
             self.wait += now - job.submit_time
 
-    on_resume = on_start
 
     def on_finish(self, job: Any) -> None:
         now = job.finish_time
@@ -92,12 +93,6 @@ class RewardTally(DatacenterListener):
         response = now - job.submit_time
         b = response / max(job.work, self.tau)
         self.bsld += b if b > 1.0 else 1.0
-
-    def on_kill(self, job: Any) -> None:
-        self.advance(job.start_time if job.start_time is not None else self.last)
-        self.used -= job.procs
-
-    on_suspend = on_kill
 
 
 def window_rows(table: WorkloadTable, start: int, stop: int) -> WorkloadTable:
