@@ -62,6 +62,7 @@ class LinearPolicy:
         np.savez(path, weights=self.weights, bias=np.float64(self.bias), stop=np.float64(self.stop))
 
     def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The action for one decision (``k`` is read from the mask's length)."""
         k = mask.shape[0] - 1
         feats = obs[:k * JOB_FEATURES].reshape(k, JOB_FEATURES)
         scores = feats @ self.weights + self.bias
@@ -147,12 +148,14 @@ class LearnedBroker(Broker):
         self.time_scale = float(time_scale)
 
     def bind(self, dc: Any) -> None:
+        """Attach: the queue, the estimated ends (with backfill) and the pass."""
         super().bind(dc)
         ends = dc.subscribe(EstimatedEnds()) if self.backfill else None
         self.picking = PickingPass(dc, self.queue, ends, k=self.k, backfill=self.backfill,
                                    time_scale=self.time_scale)
 
     def schedule(self, now: float) -> None:
+        """One pass: the policy's actions until the pass ends."""
         picking = self.picking
         if not picking.begin(now):
             return

@@ -227,7 +227,21 @@ class PickingPass:
         if backfilled:
             self.started += backfilled
             self.queue.drop_started()
-            self._stale = True
+            self._compact()
+
+    def _compact(self) -> None:
+        """After a backfill: the visible jobs still waiting move up, in order (they are the
+        queue's first ones again); the next pass brings the jobs behind them in."""
+        vis = self._vis
+        keep = [i for i, job in enumerate(vis) if job.state is QUEUED]
+        n, m = len(vis), len(keep)
+        if m == n:
+            return
+        self._feat[:m] = self._feat[keep]
+        self._procs[:m] = self._procs[keep]
+        self._submit[:m] = self._submit[keep]
+        self._feat[m:n] = 0.0
+        vis[:] = [vis[i] for i in keep]
 
     # ------------------------------------------------------------------ the visible window
     def _put(self, i: int, job: Any) -> None:
