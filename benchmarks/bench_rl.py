@@ -25,7 +25,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from cloudsim_py.learning import JobPickingEnv  # noqa: E402
+from cloudsim_py.learning import JobPickingEnv, TierPlacementEnv  # noqa: E402
 
 K = 32
 
@@ -45,7 +45,7 @@ def fcfs_rule(mask: np.ndarray) -> int:
     return 0 if mask[0] else K
 
 
-def episode(env: JobPickingEnv, rule, seed: int) -> tuple[int, float, float]:
+def episode(env: JobPickingEnv | TierPlacementEnv, rule, seed: int) -> tuple[int, float, float]:
     """One episode: (steps, CPU seconds of the steps, CPU seconds of the reset)."""
     t0 = time.process_time()
     env.reset(seed=seed)
@@ -65,9 +65,14 @@ def episode(env: JobPickingEnv, rule, seed: int) -> tuple[int, float, float]:
 
 
 def measure(window: int, rule_name: str, episodes: int, backfill: bool = False) -> dict:
-    env = JobPickingEnv(window=window, k=K, backfill=backfill, copy_obs=True)
-    rule = random_rule(np.random.default_rng(0)) if rule_name == "random" else fcfs_rule
-    episode(JobPickingEnv(window=200, k=K, backfill=backfill), rule, 99)     # warm-up, not timed
+    if rule_name == "tiers":        # TierPlacement on 2 tiers, random legal actions
+        env: JobPickingEnv | TierPlacementEnv = TierPlacementEnv(window=window)
+        rule = random_rule(np.random.default_rng(0))
+        episode(TierPlacementEnv(window=200), rule, 99)                    # warm-up, not timed
+    else:
+        env = JobPickingEnv(window=window, k=K, backfill=backfill, copy_obs=True)
+        rule = random_rule(np.random.default_rng(0)) if rule_name == "random" else fcfs_rule
+        episode(JobPickingEnv(window=200, k=K, backfill=backfill), rule, 99)     # warm-up, not timed
     steps = 0
     seconds = reset = 0.0
     for e in range(episodes):
@@ -102,7 +107,10 @@ def main() -> None:
         for backfill in (False, True):
             for window, episodes in ((1000, args.episodes), (10_000, max(1, args.episodes // 3))):
                 rows.append(measure(window, rule, episodes, backfill))
-    print(f"JobPicking, K = {K}, lublin03 64 processors 80 % load, CPU time of env.step")
+    for window, episodes in ((1000, args.episodes), (10_000, max(1, args.episodes // 3))):
+        rows.append(measure(window, "tiers", episodes))
+    print(f"JobPicking, K = {K}, lublin03 64 processors 80 % load, CPU time of env.step "
+          "(rule 'tiers': TierPlacement on 2 tiers, random legal actions)")
     print(f"{'rule':8} {'backfill':8} {'jobs':>7} {'steps':>9} {'steps/s':>9} {'us/step':>8} {'reset s':>8}")
     for r in rows:
         print(f"{r['rule']:8} {str(r['backfill']):8} {r['window']:>7,} {r['steps']:>9,} "
