@@ -253,3 +253,26 @@ def test_tutorial_code_is_the_code_of_its_example_files():
     for block in blocks:
         lines = [line.rstrip() for line in block.splitlines() if line.strip()]
         assert any(_in_order(lines, src) for src in sources), block[:200]
+
+
+def test_learning_example_on_a_reduced_budget_beats_fcfs_on_the_held_out_workload(capsys):
+    pytest.importorskip("gymnasium", reason="the [rl] extra (gymnasium) is not installed")
+    main = runpy.run_path(str(EXAMPLES / "learn_scheduler.py"))["main"]
+    out = main(["--iterations", "2", "--population", "6", "--episodes", "2", "--jobs", "256",
+                "--test-jobs", "2000"])
+    text = capsys.readouterr().out
+    assert "iteration 2/2" in text and "held-out:" in text
+    summaries = out["summaries"]
+    assert list(summaries) == ["fcfs", "easy", "sjf-backfill", "learned"]
+    assert all(s["jobs_finished"] == summaries["fcfs"]["jobs_finished"] for s in summaries.values())
+    # even two iterations of six candidates find weights far better than FCFS's order
+    assert summaries["learned"]["avg_bsld"] < summaries["fcfs"]["avg_bsld"] / 2
+    assert len(out["history"]) == 2 and len(out["weights"]) == 4
+
+
+def test_stable_baselines3_example_trains_and_runs_the_policy_as_a_broker(capsys):
+    pytest.importorskip("stable_baselines3", reason="stable-baselines3 (and PyTorch) not installed")
+    main = runpy.run_path(str(EXAMPLES / "learn_sb3.py"))["main"]
+    out = main(["--steps", "300", "--test-jobs", "200"])
+    assert set(out) >= {"fcfs", "easy"} and len(out) == 3
+    assert all(s["jobs_finished"] + s["jobs_rejected"] == 200 for s in out.values())
