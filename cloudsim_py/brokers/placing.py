@@ -3,7 +3,7 @@ environment's (``cloudsim_py.learning``): at each decision the agent chooses whe
 head (the oldest waiting job) starts, or waits, or moves a background job up a tier; only
 the datacenter's checked actions are used (``start`` in a tier, ``swap_tiers``).
 
-Actions (``tiers + 2``):
+Actions (``tiers + 3``):
 
 * ``t < tiers``: start the head in tier ``t`` (legal when at least its processors are
   available there: idle in tier 0, idle and open under the threshold above); the pass goes
@@ -12,15 +12,23 @@ Actions (``tiers + 2``):
 * ``tiers + 1`` (*promote*): the oldest running job of a tier above 0 that can move one tier
   down the numbers (to higher priority) on its own hosts is swapped there (free, as the
   consolidation policies do); the pass goes on (legal when there is such a job).
+* ``tiers + 2`` (*restart*): the oldest running job of a tier above 0 that fits the idle
+  tier-0 VMs is killed (its tentative run's work is lost) and started again in tier 0 on
+  idle VMs (Liu et al. 2015, Algorithm 1 lines 29-31: a background job selected by FCFS whose
+  own foreground VMs are busy); the pass goes on (legal when there is such a job).
 
-Killing a tentative run (the consolidation policies' third action) is not offered: a killed
-job goes back to the queue in its arrival place, which the FIFO queue of this pass does not
-keep; see the report of issue 21.
+A kill that sends a job back to the queue is not offered: the pass starts only the queue's
+head, so every running job arrived before every waiting one, and no waiting job has a later
+arrival to evict (ACFCFS's eviction); a killed job is therefore restarted at once.
 
-Observation (``float32``, length ``4 + 3 * tiers + 1``): the head's wait / time_scale, its
+Observation (``float32``, length ``4 + 3 * tiers + 2``): the head's wait / time_scale, its
 processors / hosts, its runtime estimate / time_scale, the waiting jobs / 32; per tier whether
 the head fits there now, the available processors / hosts and the busy processors / hosts;
-then 1 if a promotion is possible."""
+then 1 if a promotion is possible, 1 if a restart is possible.
+
+Cost of a decision: O(tiers) for the head and the tiers, plus the search of the promotion and
+restart candidates, O(running jobs above tier 0) at worst (the oldest first; the search stops
+at the first that qualifies in each tier)."""
 
 from __future__ import annotations
 
@@ -42,7 +50,7 @@ QUEUE_SCALE = 32.0
 
 def placement_observation_size(tiers: int) -> int:
     """Length of :class:`PlacementPass`'s observation for ``tiers`` tiers."""
-    return HEAD_FEATURES + 3 * tiers + 1
+    return HEAD_FEATURES + 3 * tiers + 2
 
 
 class PlacementPass:
@@ -52,7 +60,8 @@ class PlacementPass:
     ``apply(action)``."""
 
     __slots__ = ("dc", "queue", "jobs", "tiers", "hosts", "time_scale", "obs", "mask", "active",
-                 "now", "started", "wait_action", "promote_action", "_candidate")
+                 "now", "started", "wait_action", "promote_action", "restart_action", "_candidate",
+                 "_restart")
 
     def __init__(self, dc: "Datacenter", queue: "FifoQueue", *, time_scale: float = 3600.0) -> None:
         if not time_scale > 0:
@@ -65,11 +74,13 @@ class PlacementPass:
         self.time_scale = float(time_scale)
         #: the observation, rewritten in place at each decision
         self.obs = np.zeros(placement_observation_size(dc.tiers), dtype=np.float32)
-        #: legal actions (``tiers + 2`` booleans), rewritten in place
-        self.mask = np.zeros(dc.tiers + 2, dtype=bool)
+        #: legal actions (``tiers + 3`` booleans), rewritten in place
+        self.mask = np.zeros(dc.tiers + 3, dtype=bool)
         self.wait_action = dc.tiers
         self.promote_action = dc.tiers + 1
+        self.restart_action = dc.tiers + 2
         self._candidate: Any = None
+        self._restart: Any = None
         self.active = False
         self.now = 0.0
         self.started = 0
@@ -92,8 +103,8 @@ class PlacementPass:
             a = int(action)
         except (TypeError, ValueError):
             raise InvalidAction(path, f"t={self.now}: expected an integer action, got {action!r}") from None
-        if not 0 <= a <= self.promote_action or a != action:
-            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.promote_action}")
+        if not 0 <= a <= self.restart_action or a != action:
+            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.restart_action}")
         if not self.mask[a]:
             raise InvalidAction(path, f"t={self.now}: action {a} is masked")
         if a == self.wait_action:
@@ -102,6 +113,10 @@ class PlacementPass:
         if a == self.promote_action:
             job = self._candidate
             self.dc.swap_tiers(job, job.tier - 1)
+        elif a == self.restart_action:
+            job = self._restart
+            self.dc.kill(job)
+            self.dc.start(job, 0)
         else:
             self.dc.start(self.jobs[0], a)
             del self.jobs[0]
@@ -119,6 +134,19 @@ class PlacementPass:
         for t in range(1, self.tiers):
             for job in dc.running_by_arrival(t):
                 if dc.can_swap(job, t - 1):
+                    if best is None or job.order < best.order:
+                        best = job
+                    break
+        return best
+
+    def _restartable(self) -> Any:
+        """The oldest running job above tier 0 that fits the idle tier-0 VMs."""
+        dc = self.dc
+        idle = dc.idle(0)
+        best = None
+        for t in range(1, self.tiers):
+            for job in dc.running_by_arrival(t):
+                if job.procs <= idle:
                     if best is None or job.order < best.order:
                         best = job
                     break
@@ -149,7 +177,10 @@ class PlacementPass:
             i += 3
         self._candidate = cand = self._promotable() if self.tiers > 1 else None
         obs[i] = cand is not None
+        self._restart = again = self._restartable() if self.tiers > 1 else None
+        obs[i + 1] = again is not None
         mask[self.wait_action] = running
         mask[self.promote_action] = cand is not None
+        mask[self.restart_action] = again is not None
         if not mask.any():          # nothing can start and nothing runs: let the pass end
             mask[self.wait_action] = True

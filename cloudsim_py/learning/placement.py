@@ -37,7 +37,7 @@ class TierPlacementEnv(SchedulingEnv):
         if self.tiers < 2:
             raise ScenarioError(f"{self.scenario.source}: datacenter.tiers: TierPlacement needs 2 tiers "
                                 f"or more, got {self.tiers}")
-        self._spaces(placement_observation_size(self.tiers), self.tiers + 2, self.tiers)
+        self._spaces(placement_observation_size(self.tiers), self.tiers + 3, self.tiers)
 
     def _make_pass(self, dc: Any, queue: Any) -> PlacementPass:
         return PlacementPass(dc, queue, time_scale=self.time_scale)

@@ -22,14 +22,15 @@ pytestmark = pytest.mark.filterwarnings("ignore:target load")
 def test_check_env_passes_for_tier_placement(tiers):
     check_env(TierPlacementEnv(window=100, tiers=tiers), skip_render_check=True)
     env = gymnasium.make("cloudsim_py/TierPlacement-v0", window=50)
-    assert env.action_space.n == 4
+    assert env.action_space.n == 5
 
 
 def test_hand_case_background_start_and_promotion():
     # 2 hosts x 2 tiers, no interference, every process uses 50 % of its CPU (so the
     # background tier stays open under a foreground job). time_scale 1 s.
     # J1: 2 procs, 4 s; J2: 1 proc, 10 s; J3: 2 procs, 3 s; all at t = 0.
-    # obs: head (wait, procs/2, estimate, waiting/32), per tier (fits, available/2, busy/2), promotable
+    # obs: head (wait, procs/2, estimate, waiting/32), per tier (fits, available/2, busy/2),
+    # promotable, restartable
     scenario = {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
                 "workload": {"runtime_estimate": "trace",
                              "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
@@ -39,12 +40,13 @@ def test_hand_case_background_start_and_promotion():
     env = TierPlacementEnv(scenario, window=None, time_scale=1.0, invalid_action="raise")
     T, F = True, False
     steps = [
-        # action, time, observation, mask (tier 0, tier 1, wait, promote)
-        (None, 0.0, [0, 1, 4, 3 / 32, 1, 1, 0, 1, 1, 0, 0], [T, T, F, F]),
-        (0, 0.0, [0, .5, 10, 2 / 32, 0, 0, 1, 1, 1, 0, 0], [F, T, T, F]),      # J1 in tier 0
-        (1, 0.0, [0, 1, 3, 1 / 32, 0, 0, 1, 0, .5, .5, 0], [F, F, T, F]),      # J2 in tier 1
-        (2, 4.0, [4, 1, 3, 1 / 32, 1, 1, 0, 0, .5, .5, 1], [T, F, T, T]),      # wait: J1 ends at 4
-        (3, 4.0, [4, 1, 3, 1 / 32, 0, .5, .5, 1, 1, 0, 0], [F, T, T, F]),      # promote J2 to tier 0
+        # action, time, observation, mask (tier 0, tier 1, wait, promote, restart)
+        (None, 0.0, [0, 1, 4, 3 / 32, 1, 1, 0, 1, 1, 0, 0, 0], [T, T, F, F, F]),
+        (0, 0.0, [0, .5, 10, 2 / 32, 0, 0, 1, 1, 1, 0, 0, 0], [F, T, T, F, F]),      # J1 in tier 0
+        (1, 0.0, [0, 1, 3, 1 / 32, 0, 0, 1, 0, .5, .5, 0, 0], [F, F, T, F, F]),      # J2 in tier 1
+        # wait: J1 ends at 4; J2 may now move up in place (promote) or be restarted in tier 0
+        (2, 4.0, [4, 1, 3, 1 / 32, 1, 1, 0, 0, .5, .5, 1, 1], [T, F, T, T, T]),
+        (3, 4.0, [4, 1, 3, 1 / 32, 0, .5, .5, 1, 1, 0, 0, 0], [F, T, T, F, F]),      # promote J2 to tier 0
     ]
     obs, info = env.reset(seed=0)
     for action, time, want_obs, want_mask in steps:
@@ -59,6 +61,44 @@ def test_hand_case_background_start_and_promotion():
     assert {c: rec[c].tolist() for c in ("id", "start", "finish", "tier", "swaps")} == {
         "id": [1, 2, 3], "start": [0.0, 0.0, 4.0], "finish": [4.0, 10.0, 7.0], "tier": [0, 0, 1],
         "swaps": [0, 1, 0]}
+
+
+def test_hand_case_restart_kills_a_background_run_and_starts_it_again_in_tier_zero():
+    # 2 hosts x 2 tiers, no interference, every process at 50 % of its CPU, time_scale 1 s.
+    # J1 (1 proc, 4 s) starts in tier 0 on one host; J2 (1 proc, 10 s) in tier 1, on the other
+    # host (the lighter); J3 (1 proc, 10 s) in tier 0 on that other host, above J2. At t = 4 J1
+    # ends: J2 cannot move up in place (J3 holds its host's tier 0) but fits the idle tier-0
+    # VM: restart kills it (4 s of work lost) and starts it again there, to end at 14.
+    scenario = {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
+                "workload": {"runtime_estimate": "trace",
+                             "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
+                             "jobs": [{"id": 1, "submit": 0, "procs": 1, "runtime": 4, "estimate": 4},
+                                      {"id": 2, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
+                                      {"id": 3, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
+                                      {"id": 4, "submit": 0, "procs": 2, "runtime": 1, "estimate": 1}]}}
+    env = TierPlacementEnv(scenario, window=None, time_scale=1.0, invalid_action="raise")
+    _, info = env.reset(seed=0)
+    for action in (0, 1, 0):                      # J1 tier 0, J2 tier 1, J3 tier 0
+        _, _, _, _, info = env.step(action)
+    assert info["action_mask"].tolist() == [False, False, True, False, False]   # J4 waits
+    obs, _, _, _, info = env.step(2)              # wait: J1 ends at 4
+    assert env.now == 4.0
+    assert info["action_mask"].tolist() == [False, False, True, False, True]   # J4 fits no tier
+    assert obs[-2:].tolist() == [0.0, 1.0]        # no promotion, a restart
+    obs, _, _, _, info = env.step(4)              # restart J2 in tier 0
+    assert obs[-2:].tolist() == [0.0, 0.0]
+    running = {j.id: j.tier for j in env.datacenter.running()}
+    assert running == {2: 0, 3: 0}
+    while True:
+        mask = info["action_mask"]
+        _, _, done, _, info = env.step(0 if mask[0] else 2)
+        if done:
+            break
+    _, rec = env.world.results()
+    got = {c: rec[c].tolist() for c in ("id", "start", "finish", "kills", "lost_work")}
+    # a record's start is the job's first (its wait ends then); the restart shows as a kill
+    assert got == {"id": [1, 2, 3, 4], "start": [0.0, 0.0, 0.0, 14.0], "finish": [4.0, 14.0, 10.0, 15.0],
+                   "kills": [0, 1, 0, 0], "lost_work": [0.0, 4.0, 0.0, 0.0]}
 
 
 def test_tier_zero_or_wait_gives_fcfs_start_times_on_two_tier_kth():
