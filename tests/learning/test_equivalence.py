@@ -1,6 +1,7 @@
 """The environment is the simulator: driving JobPicking with a plain rule gives, job by job,
-the start times of the broker that rule describes, on the first 2,000 jobs of KTH-SP2; and the
-``learned`` broker running the same rule as a plugin function gives them too."""
+the start times of the broker that rule describes, on the first 2,000 jobs of KTH-SP2 and on
+the whole trace; and the ``learned`` broker running the same rule as a plugin function gives
+them too."""
 
 import textwrap
 
@@ -57,3 +58,18 @@ def test_shortest_estimate_with_backfill_gives_sjf_backfill_start_times_on_kth(k
     want = broker_starts(kth_scenario(kth, "sjf-backfill"))
     assert want != broker_starts(kth_scenario(kth, "easy"))          # a different schedule
     assert env_starts(kth, shortest_first, k=JOBS, backfill=True) == want
+
+
+@pytest.mark.parametrize("policy, rule, options", [
+    ("fcfs", oldest_first, {"k": 32, "backfill": False}),
+    ("easy", oldest_first, {"k": 32, "backfill": True}),
+    ("sjf-backfill", shortest_first, {"k": 4096, "backfill": True}),
+])
+def test_the_equivalences_hold_on_the_whole_kth_trace(kth, policy, rule, options):
+    # all 28,489 jobs; for SJF every waiting job must be visible (the queue stays far below 4,096)
+    scenario = kth_scenario(kth, policy, jobs=None)
+    want = broker_starts(scenario)
+    env = JobPickingEnv({k: v for k, v in scenario.items() if k != "broker"}, window=None,
+                        invalid_action="raise", **options)
+    starts, _, _ = drive(env, rule)
+    assert len(starts) == len(want) > 28_000 and starts == want
