@@ -88,3 +88,38 @@ def test_an_action_out_of_range_or_masked_fails_the_run_naming_the_key(action, m
     with pytest.raises(PolicyFailure) as failure:
         simulate(jobs, hosts=2, policy="learned", params={"policy": action, "k": 2})
     assert "params.policy" in str(failure.value.__cause__) and message in str(failure.value.__cause__)
+
+
+def test_learned_broker_runs_in_a_sweep_beside_fcfs_and_easy_with_the_same_columns(tmp_path):
+    from cloudsim_py.experiments.backends import LocalBackend
+    from cloudsim_py.experiments.runs import run_sweep
+    from cloudsim_py.experiments.store import read_results
+    from cloudsim_py.experiments.sweep import load_sweep
+
+    path = tmp_path / "policy.npz"
+    LinearPolicy([0.0, 0.0, -1.0, 0.0]).save(str(path))      # shortest estimate first
+    sweep = tmp_path / "sweep.yaml"
+    sweep.write_text(f"""
+name: learned-sweep
+base:
+  datacenter: {{hosts: 32}}
+  workload: {{model: {{name: lublin03, jobs: 300, procs: 32, load: 0.8}}, runtime_estimate: tsafrir05}}
+grid:
+  broker:
+    - fcfs
+    - easy
+    - {{policy: learned, params: {{policy: oldest, backfill: true}}}}
+    - {{policy: learned, params: {{policy: {path}, backfill: true, k: 32}}}}
+  seed: [1, 2]
+""")
+    result = run_sweep(load_sweep(str(sweep)), str(tmp_path / "r.csv"), backend=LocalBackend(1))
+    assert result.ran == 8 and result.failed == 0
+    rows = read_results(result.path)
+    by = {(r["policy"], r["seed"]): r for r in rows}        # the policy column is the label
+    labels = sorted({r["policy"] for r in rows})
+    assert len(labels) == 4
+    learned_oldest = next(lab for lab in labels if "oldest" in lab)
+    for seed in (1, 2):
+        # the oldest rule with backfill is EASY, job for job: the same averages
+        assert by[(learned_oldest, seed)]["avg_bsld"] == by[("easy", seed)]["avg_bsld"]
+        assert all(by[(lab, seed)]["jobs_finished"] == 300 for lab in labels)
