@@ -137,9 +137,6 @@ def main(argv: list[str] | None = None) -> dict:
                     help="first N jobs of the held-out trace (default: all)")
     ap.add_argument("--save", default=None, help="where to write the policy (.npz; default: a temporary file)")
     args = ap.parse_args(argv)
-    # the lublin03 draws of small windows miss the target load by a few percent: said once per
-    # episode, which is noise here
-    logging.getLogger("cloudsim_py.workload.models").setLevel(logging.ERROR)
     t0 = time.process_time()
     policy, history = train(args.iterations, args.population, args.episodes,
                             min(args.elite, args.population), args.seed, args.jobs)
@@ -153,4 +150,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
+    # the lublin03 draws of small windows miss the target load by a few percent: said once per
+    # episode, which is noise here (only when run as a script: the caller's logging is theirs)
+    logging.getLogger("cloudsim_py.workload.models").setLevel(logging.ERROR)
     main()
