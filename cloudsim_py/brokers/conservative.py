@@ -3,6 +3,8 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from sortedcontainers import SortedList
 
 from ..engine import Event
@@ -173,41 +175,63 @@ class ConservativeBroker(Broker):
         due = self._due
         res = self._res
         jobs = list(res)                        # arrival order
+        time = profile.time                     # changed in place, never replaced
+        free = profile.free
+        max_free = profile.max_free
+        earliest = profile.earliest
+        covering = profile.earliest_covering
+        n = len(gains)
         moved = True
         while moved:
             moved = False
             for job in jobs:
                 k = seen[job]
-                if k == len(gains):
+                if k == n:
                     continue
-                start, seq, _ = entry = res[job]
-                n = len(gains)
+                seen[job] = n
+                entry = res[job]
+                start = entry[0]
                 if k == n - 1:                  # the common case: one gain unseen
                     limit = gains[k]
                     lo = gain_starts[k]
                 else:
                     limit = max(gains[k:])
                     lo = min(gain_starts[k:])
-                seen[job] = n
                 if start < limit:
                     limit = start
                 est = job.runtime_estimate
                 lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
                 if lo < now:
                     lo = now
-                if limit <= lo or profile.max_free(lo, limit) < job.procs:
+                if limit <= lo:
                     continue
-                own = (start, start + est) if start < INF else None
-                new = profile.earliest(lo, job.procs, est, own=own, before=limit)
+                procs = job.procs
+                # every window starting in [lo, limit) covers the steps i..j-1: from the one
+                # holding the instant before limit to the last one starting before lo + est
+                # (and before its own booking)
+                hi = lo + est
+                if hi > start:
+                    hi = start
+                i = bisect_left(time, limit) - 1
+                j = bisect_left(time, hi)
+                if i < j:
+                    if min(free[i:j]) < procs:
+                        continue                # one of them is short: no window at all
+                    new = covering(lo, procs, est, (start, start + est) if start < INF else None, i, j)
+                else:
+                    if max_free(lo, limit) < procs:
+                        continue
+                    new = earliest(lo, procs, est, (start, start + est) if start < INF else None, limit)
                 if new < start:
-                    if own is not None:
-                        profile.release_span(start, start + est, job.procs)
+                    if start < INF:
+                        profile.release_span(start, start + est, procs)
                         gain_starts.append(start)
                         gains.append(start + est)
-                    profile.book_span(new, new + est, job.procs)
-                    seen[job] = len(gains)
+                        n += 1
+                    profile.book_span(new, new + est, procs)
+                    seen[job] = n
                     due.remove(entry)
-                    entry = (new, seq, job)
+                    entry = (new, entry[1], job)
                     due.add(entry)
                     res[job] = entry
                     moved = True
