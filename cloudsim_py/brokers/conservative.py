@@ -167,7 +167,24 @@ class ConservativeBroker(Broker):
         repeat until none moves. A job's new window must overlap capacity gained since it last
         looked (an interval ``[gs, ge)`` of the log it has not seen): so it starts before its
         own start and before the latest such ``ge``, and after the earliest ``gs`` minus its
-        estimate; windows are only looked for there."""
+        estimate; windows are only looked for there.
+
+        Where, exactly: every window starting in ``[lo, d)``, ``d = lo + estimate`` (at most
+        the limit), covers the same steps of the profile, from the one holding the instant
+        before ``d`` to the last one starting before ``lo + estimate``. One C ``min`` over
+        them rules all those windows out when one step is short; when all have room, the only
+        candidate is the run of steps with room around them, whose two ends are found by C
+        loops (:meth:`~AvailabilityProfile.earliest_covering`). Windows starting in ``[d,
+        limit)`` (estimates shorter than the range searched) are looked for by the step scan
+        of :meth:`~AvailabilityProfile.earliest`, after a C ``max`` over the range.
+
+        Complexity, with Q waiting jobs, S steps in the profile and P passes (P = 1 when no
+        reservation moves; each move appends a gain, so another pass follows): O(P Q) visits,
+        each O(1) for a job that has seen the whole log, otherwise O(log S) bisects plus C
+        loops over the steps its windows share (and a Python scan of the steps in ``[d,
+        limit)`` when the estimate is shorter than the range); a move adds O(S) (list inserts
+        of the profile) and O(log Q) (the due list). The same schedule as the step-by-step
+        search from ``lo``: only checks that cannot succeed are left out."""
         profile = self.profile
         gains = self._gains
         gain_starts = self._gain_starts

@@ -53,10 +53,18 @@ class AvailabilityProfile:
         time, free = self.time, self.free
         if own is not None:
             o0, o1 = own
-            # steps must not straddle the own booking's edges (merging may have removed them);
-            # the steps a .. b-1 start in [o0, o1): they count as free
-            a = self._split(max(o0, time[0]))
-            b = self._split(o1) if o1 < INF else len(time)
+            # the steps a .. b-1 start in [o0, o1): they count as free. If windows may start
+            # at or after o0, steps must not straddle the own booking's edges (merging may have
+            # removed them). If they all start before o0 (compression: before <= own start),
+            # no split is needed: a window starting before o0 ends before o1 (o1 = o0 +
+            # duration), a step straddling o1 cannot cut it short, and one straddling o0 ends
+            # a run before o0 exactly when the split step before o0 would.
+            if before > o0:
+                a = self._split(max(o0, time[0]))
+                b = self._split(o1) if o1 < INF else len(time)
+            else:
+                a = bisect_left(time, o0)
+                b = bisect_left(time, o1) if o1 < INF else len(time)
         else:
             a = b = -1
         n = len(time)
@@ -112,8 +120,10 @@ class AvailabilityProfile:
         time, free = self.time, self.free
         if own is not None:
             o0, o1 = own
-            a = self._split(max(o0, time[0]))       # the own steps [a, b) count as free
-            b = self._split(o1) if o1 < INF else len(time)
+            # the own steps [a, b) count as free; no split needed, windows start before o0
+            # (see earliest)
+            a = bisect_left(time, o0)
+            b = bisect_left(time, o1) if o1 < INF else len(time)
         else:
             a = b = 0
         n = len(time)
