@@ -185,14 +185,12 @@ class AvailabilityProfile:
         i = self._split(start)
         j = self._split(end) if end < INF else len(self.time)
         free = self.free
-        for k in range(i, j):
-            v = free[k] + delta
-            if v < 0 or v > self.capacity:
-                for r in range(i, k):
-                    free[r] -= delta
-                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                                 f"leaves {v} free at t={self.time[k]}")
-            free[k] = v
+        new = list(map(delta.__add__, free[i:j]))       # the steps' new values, by C loops
+        if new and (min(new) < 0 if delta < 0 else max(new) > self.capacity):
+            k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
+            raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
+                             f"leaves {v} free at t={self.time[k]}")
+        free[i:j] = new
         # merge equal neighbours at the two edges we may have created
         self._merge(j)
         self._merge(i)
