@@ -255,8 +255,7 @@ class ConservativeBroker(Broker):
         # a fixed point: every job has seen the whole log, which can start afresh
         gains.clear()
         gain_starts.clear()
-        for job in jobs:
-            seen[job] = 0
+        seen.update(dict.fromkeys(jobs, 0))
 
     def _replan(self, now: float) -> None:
         """A reservation came due without its processors: some running job outlived its
