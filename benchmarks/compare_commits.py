@@ -3,6 +3,8 @@
 
     python benchmarks/compare_commits.py --base 08e831d                 # outputs + speed
     python benchmarks/compare_commits.py --base 08e831d --only outputs  # jobs.csv identity only
+    python benchmarks/compare_commits.py --base 08e831d --only outputs \
+        --outputs-trace CTC-SP2-1996-3.1-cln.swf.gz:338:conservative        # ... and on CTC too
     python benchmarks/compare_commits.py --base 08e831d --only speed --repeat 5
     python benchmarks/compare_commits.py --base 08e831d --only instructions --match lublin256
 
@@ -54,7 +56,7 @@ OUTPUTS = [("fcfs", 1), ("easy", 1), ("conservative", 1), ("ccfcfs", 2), ("acfcf
 SPEED = (
     [(t, p, pol, 1) for t, p in (("normalized/kth.swf", 100), ("normalized/lublin256.swf", 256),
                                  KTH) for pol in ("fcfs", "easy", "conservative")]
-    + [("CTC-SP2-1996-3.1-cln.swf.gz", 338, pol, 1) for pol in ("fcfs", "easy")]
+    + [("CTC-SP2-1996-3.1-cln.swf.gz", 338, pol, 1) for pol in ("fcfs", "easy", "conservative")]
     + [(t, p, pol, tiers) for t, p in (KTH, ("NASA-iPSC-1993-3.1-cln.swf.gz", 128),
                                        ("SDSC-Par-1996-3.1-cln.swf.gz", 400))
        for pol, tiers in (("ccfcfs", 2), ("acfcfs", 2), ("cmbf", 1), ("ambf", 1), ("cmcbf", 2),
@@ -170,6 +172,9 @@ def main() -> int:
     ap.add_argument("--only", choices=("outputs", "speed", "instructions"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", help="write both trees' jobs.csv files into this folder")
+    ap.add_argument("--outputs-trace", action="append", default=[], metavar="FILE:PROCS:POLICY[,POLICY]",
+                    help="also compare jobs.csv on this trace (one tier), e.g. "
+                         "CTC-SP2-1996-3.1-cln.swf.gz:338:conservative (repeatable)")
     ap.add_argument("--match", help="only speed configurations whose trace or policy contains this")
     ap.add_argument("--changed", action="append", default=[], metavar="POLICY",
                     help="a policy whose schedule changed on purpose since --base (e.g. "
@@ -187,18 +192,24 @@ def main() -> int:
     try:
         if args.only in (None, "outputs"):
             print(f"# jobs.csv on {KTH[0]}, seed 1: base {args.base} vs this checkout")
-            for policy, tiers in OUTPUTS:
+            checks = [(KTH[0], KTH[1], policy, tiers) for policy, tiers in OUTPUTS]
+            for spec in args.outputs_trace:
+                name, procs, policies = spec.split(":")
+                checks += [(name, int(procs), policy, 1) for policy in policies.split(",")]
+            for name, procs, policy, tiers in checks:
                 digests = []
+                stem = f"{os.path.basename(name).split('.')[0]}-{policy}-{tiers}"
                 for label, tree in trees:
-                    out = os.path.join(args.keep, f"{policy}-{tiers}-{label}.csv") if args.keep else \
-                        os.path.join(base_dir + "-out", f"{policy}-{tiers}-{label}.csv")
-                    digests.append(run(tree, os.path.join(traces_dir(), KTH[0]), KTH[1], policy, tiers, out)[3])
+                    out = os.path.join(args.keep, f"{stem}-{label}.csv") if args.keep else \
+                        os.path.join(base_dir + "-out", f"{stem}-{label}.csv")
+                    digests.append(run(tree, os.path.join(traces_dir(), name), procs, policy, tiers, out)[3])
                 same = digests[0] == digests[1]
                 expected = policy in args.changed
                 failed |= not same and not expected
                 verdict = "identical" if same else ("changed (expected)" if expected else "DIFFERENT")
+                where = "" if name == KTH[0] else f"  ({name})"
                 print(f"{policy:13} tiers={tiers}  {verdict}  "
-                      f"{digests[0][:16]}  {digests[1][:16]}", flush=True)
+                      f"{digests[0][:16]}  {digests[1][:16]}{where}", flush=True)
         if args.only in (None, "speed"):
             print(f"\n# whole-run CPU seconds, best of {args.repeat}, interleaved; {sys.version.split()[0]}")
             print(f"{'trace':32} {'policy':13} {'tiers':>5} {'jobs':>7} {'base s':>7} {'head s':>7} "

@@ -140,7 +140,14 @@ def _cmd_policies(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: the commands defined here; the others (workload, trace, experiment and prediction tools) are
+#: added from their modules, which a ``run`` does not need to import
+CORE_COMMANDS = ("run", "validate", "policies")
+
+
+def build_parser(full: bool = True) -> argparse.ArgumentParser:
+    """The command line's parser; ``full=False``: only :data:`CORE_COMMANDS` (what ``main``
+    builds when one of them is asked for, so a run does not import the tools' modules)."""
     parser = argparse.ArgumentParser(prog="cloudsim-py", description=__doc__)
     parser.add_argument("--version", action="version", version=f"cloudsim_py {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log what the library does")
@@ -168,6 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("policies", help="list the scheduling policies")
     p.set_defaults(func=_cmd_policies)
+    if not full:
+        return parser
 
     from .commands.predict import add_predict_command
     from .commands.traces import add_traces_commands
@@ -182,8 +191,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = next((w for w in words if not w.startswith("-")), None)
+    parser = build_parser(full=command not in CORE_COMMANDS)
+    args = parser.parse_args(words)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
     try:

@@ -38,6 +38,7 @@ class Registry(Generic[T]):
         self.entry_point_group = entry_point_group
         self.error = error
         self._items: dict[str, T] = {}
+        self._lazy: dict[str, str] = {}         # name -> module that registers it when imported
         self._entry_points_loaded = False
 
     def register(self, name: str) -> Callable[[T], T]:
@@ -52,10 +53,26 @@ class Registry(Generic[T]):
 
         return deco
 
+    def register_lazy(self, name: str, module: str) -> None:
+        """``name`` is registered by importing ``module`` (a built-in whose module is costly to
+        import and not needed by most runs): imported when ``name`` is asked for, or when all
+        names are listed."""
+        self._lazy[name.lower()] = module
+
+    def _load_lazy(self, key: str | None = None) -> None:
+        if key is None:
+            modules = list(dict.fromkeys(self._lazy.values()))
+            self._lazy.clear()
+        else:
+            modules = [self._lazy.pop(key)]
+        for module in modules:
+            importlib.import_module(module)
+
     def unregister(self, name: str) -> None:
         """Forget ``name`` (a test's or a reloaded plugin's registration); unknown names are
         ignored."""
         self._items.pop(name.lower(), None)
+        self._lazy.pop(name.lower(), None)
 
     def _load_entry_points(self) -> None:
         if self._entry_points_loaded or self.entry_point_group is None:
@@ -76,10 +93,12 @@ class Registry(Generic[T]):
             self._items.setdefault(ep.name.lower(), item)
 
     def names(self) -> list[str]:
+        self._load_lazy()
         self._load_entry_points()
         return sorted(self._items)
 
     def items(self) -> Iterator[tuple[str, T]]:
+        self._load_lazy()
         self._load_entry_points()
         return iter(sorted(self._items.items()))
 
@@ -101,6 +120,8 @@ class Registry(Generic[T]):
                                  f"known: {', '.join(self.names())}")
             return _import_object(name, self.kind, self.error)
         key = name.lower()
+        if key not in self._items and key in self._lazy:
+            self._load_lazy(key)
         if key not in self._items:
             self._load_entry_points()
         if key not in self._items:

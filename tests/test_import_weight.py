@@ -23,3 +23,42 @@ def test_building_a_dag_job_imports_networkx_then():
     from cloudsim_py.workload.dag import build_dag_job
     job = build_dag_job(1, {"a": {"runtime": 1.0}, "b": {"runtime": 2.0}}, [("a", "b")])
     assert job.order == ("a", "b") and "networkx" in sys.modules
+
+
+#: modules a ``cloudsim-py run`` of a datacenter scenario under a rigid-job policy must not
+#: import (issue 19, a fast start): the other commands' tools, the cloud and DAG brokers and
+#: systems, the moldable-job brokers, the synthetic workload models, and what they pull in
+RUN_PATH_FORBIDDEN = ("cloudsim_py.commands", "cloudsim_py.experiments", "cloudsim_py.brokers.dags",
+                      "cloudsim_py.brokers.leases", "cloudsim_py.brokers.pect", "cloudsim_py.brokers.prio",
+                      "cloudsim_py.clouds.local", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
+                      "cloudsim_py.workload.lwf", "networkx", "urllib.request", "matplotlib")
+
+
+def test_a_run_of_a_datacenter_scenario_imports_only_what_it_runs(tmp_path):
+    trace = tmp_path / "t.swf"
+    trace.write_text("".join(f"{i} {10 * i} 0 {50 + i} {1 + i % 4} -1 -1 {1 + i % 4} {100 + i} -1 1 1 1 1 1 1 -1 -1\n"
+                             for i in range(1, 30)))
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"name: t\ndatacenter: {{hosts: 8}}\nworkload: {{trace: {trace}}}\nbroker: easy\n")
+    code = ("import sys\n"
+            "from cloudsim_py.cli import main\n"
+            f"code = main(['run', {str(scenario)!r}, '--quiet'])\n"
+            "print('MODULES', code, ' '.join(sorted(sys.modules)))\n")
+    env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=str(tmp_path))
+    line = next(x for x in out.stdout.splitlines() if x.startswith("MODULES"))
+    _, code_, *modules = line.split()
+    assert code_ == "0"
+    loaded = [m for m in modules if any(m == f or m.startswith(f + ".") for f in RUN_PATH_FORBIDDEN)]
+    assert loaded == []
+    # what it does need is there: the policy that ran and the datacenter
+    assert "cloudsim_py.brokers.easy" in modules and "cloudsim_py.infrastructure.datacenter" in modules
+
+
+def test_the_lazily_registered_policies_resolve_and_are_listed():
+    from cloudsim_py.brokers import broker_registry
+    assert broker_registry.get("pect").__name__ == "PectBroker"
+    assert {"fdls", "fdmms", "leases", "pect", "prio"} <= set(broker_registry.names())
+    from cloudsim_py.brokers import LeaseScheduler, PrioBroker
+    assert broker_registry.get("prio") is PrioBroker and broker_registry.get("leases") is LeaseScheduler

@@ -1,4 +1,12 @@
-"""Scheduling policies. Importing this package registers the built-in brokers."""
+"""Scheduling policies. Importing this package registers the built-in brokers: the rigid-job
+policies at once, the cloud ones (``fdls``, ``fdmms``, ``leases``), ``pect``, ``prio`` and ``learned`` when first asked
+for (by name, or by listing the policies), so that a run of a rigid-job policy does not import
+the cloud and moldable-job modules."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from .base import Broker, broker_registry, make_broker, register_broker
 from .conservative import ConservativeBroker
@@ -8,14 +16,34 @@ from .easy import EasyBroker
 from .ends import EstimatedEnds
 from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
-from .learned import LearnedBroker, LinearPolicy
-from .dags import DagScheduler, FdlsScheduler, FdmmsScheduler
-from .leases import CloudScheduler, LeaseScheduler
-from .pect import PectBroker
-from .prio import PrioBroker
 from .queues import FifoQueue, JobQueue, WaitQueue, arrival
 from .sjf import SjfBackfillBroker
 from .spec import BrokerSpec
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .dags import DagScheduler, FdlsScheduler, FdmmsScheduler
+    from .leases import CloudScheduler, LeaseScheduler
+    from .learned import LearnedBroker, LinearPolicy
+    from .pect import PectBroker
+    from .prio import PrioBroker
+
+#: classes of the modules imported on first use -> their module
+_LAZY = {"DagScheduler": "dags", "FdlsScheduler": "dags", "FdmmsScheduler": "dags",
+         "CloudScheduler": "leases", "LeaseScheduler": "leases", "PectBroker": "pect",
+         "PrioBroker": "prio", "LearnedBroker": "learned", "LinearPolicy": "learned"}
+for _policy, _module in (("fdls", "dags"), ("fdmms", "dags"), ("leases", "leases"), ("pect", "pect"),
+                         ("prio", "prio"), ("learned", "learned")):
+    broker_registry.register_lazy(_policy, f"{__name__}.{_module}")
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
            "CloudScheduler", "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "DagScheduler",

@@ -3,6 +3,8 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from sortedcontainers import SortedList
 
 from ..engine import Event
@@ -165,7 +167,24 @@ class ConservativeBroker(Broker):
         repeat until none moves. A job's new window must overlap capacity gained since it last
         looked (an interval ``[gs, ge)`` of the log it has not seen): so it starts before its
         own start and before the latest such ``ge``, and after the earliest ``gs`` minus its
-        estimate; windows are only looked for there."""
+        estimate; windows are only looked for there.
+
+        Where, exactly: every window starting in ``[lo, d)``, ``d = lo + estimate`` (at most
+        the limit), covers the same steps of the profile, from the one holding the instant
+        before ``d`` to the last one starting before ``lo + estimate``. One C ``min`` over
+        them rules all those windows out when one step is short; when all have room, the only
+        candidate is the run of steps with room around them, whose two ends are found by C
+        loops (:meth:`~AvailabilityProfile.earliest_covering`). Windows starting in ``[d,
+        limit)`` (estimates shorter than the range searched) are looked for by the step scan
+        of :meth:`~AvailabilityProfile.earliest`, after a C ``max`` over the range.
+
+        Complexity, with Q waiting jobs, S steps in the profile and P passes (P = 1 when no
+        reservation moves; each move appends a gain, so another pass follows): O(P Q) visits,
+        each O(1) for a job that has seen the whole log, otherwise O(log S) bisects plus C
+        loops over the steps its windows share (and a Python scan of the steps in ``[d,
+        limit)`` when the estimate is shorter than the range); a move adds O(S) (list inserts
+        of the profile) and O(log Q) (the due list). The same schedule as the step-by-step
+        search from ``lo``: only checks that cannot succeed are left out."""
         profile = self.profile
         gains = self._gains
         gain_starts = self._gain_starts
@@ -173,49 +192,70 @@ class ConservativeBroker(Broker):
         due = self._due
         res = self._res
         jobs = list(res)                        # arrival order
+        time = profile.time                     # changed in place, never replaced
+        free = profile.free
+        max_free = profile.max_free
+        earliest = profile.earliest
+        covering = profile.earliest_covering
+        n = len(gains)
         moved = True
         while moved:
             moved = False
             for job in jobs:
                 k = seen[job]
-                if k == len(gains):
+                if k == n:
                     continue
-                start, seq, _ = entry = res[job]
-                n = len(gains)
+                seen[job] = n
+                entry = res[job]
+                start = entry[0]
                 if k == n - 1:                  # the common case: one gain unseen
                     limit = gains[k]
                     lo = gain_starts[k]
                 else:
                     limit = max(gains[k:])
                     lo = min(gain_starts[k:])
-                seen[job] = n
                 if start < limit:
                     limit = start
                 est = job.runtime_estimate
                 lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
                 if lo < now:
                     lo = now
-                if limit <= lo or profile.max_free(lo, limit) < job.procs:
+                if limit <= lo:
                     continue
-                own = (start, start + est) if start < INF else None
-                new = profile.earliest(lo, job.procs, est, own=own, before=limit)
+                procs = job.procs
+                # every window starting in [lo, limit) covers the steps i..j-1: from the one
+                # holding the instant before limit to the last one starting before lo + est
+                # (and before its own booking)
+                hi = lo + est
+                if hi > start:
+                    hi = start
+                i = bisect_left(time, limit) - 1
+                j = bisect_left(time, hi)
+                if i < j:
+                    if min(free[i:j]) < procs:
+                        continue                # one of them is short: no window at all
+                    new = covering(lo, procs, est, (start, start + est) if start < INF else None, i, j)
+                else:
+                    if max_free(lo, limit) < procs:
+                        continue
+                    new = earliest(lo, procs, est, (start, start + est) if start < INF else None, limit)
                 if new < start:
-                    if own is not None:
-                        profile.release_span(start, start + est, job.procs)
+                    if start < INF:
+                        profile.release_span(start, start + est, procs)
                         gain_starts.append(start)
                         gains.append(start + est)
-                    profile.book_span(new, new + est, job.procs)
-                    seen[job] = len(gains)
+                        n += 1
+                    profile.book_span(new, new + est, procs)
+                    seen[job] = n
                     due.remove(entry)
-                    entry = (new, seq, job)
+                    entry = (new, entry[1], job)
                     due.add(entry)
                     res[job] = entry
                     moved = True
         # a fixed point: every job has seen the whole log, which can start afresh
         gains.clear()
         gain_starts.clear()
-        for job in jobs:
-            seen[job] = 0
+        seen.update(dict.fromkeys(jobs, 0))
 
     def _replan(self, now: float) -> None:
         """A reservation came due without its processors: some running job outlived its

@@ -7,6 +7,7 @@ at the first window that fits, so the cost per query is the number of steps scan
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import compress, islice
 
 INF = float("inf")
 
@@ -49,37 +50,43 @@ class AvailabilityProfile:
         would this job go if its own reservation were released?) without touching the profile.
         ``before``: only windows starting before this time are of interest (``INF`` otherwise).
         """
+        time, free = self.time, self.free
         if own is not None:
             o0, o1 = own
-            # steps must not straddle the own booking's edges (merging may have removed them)
-            self._split(max(o0, self.time[0]))
-            if o1 < INF:
-                self._split(o1)
+            # the steps a .. b-1 start in [o0, o1): they count as free. If windows may start
+            # at or after o0, steps must not straddle the own booking's edges (merging may have
+            # removed them). If they all start before o0 (compression: before <= own start),
+            # no split is needed: a window starting before o0 ends before o1 (o1 = o0 +
+            # duration), a step straddling o1 cannot cut it short, and one straddling o0 ends
+            # a run before o0 exactly when the split step before o0 would.
+            if before > o0:
+                a = self._split(max(o0, time[0]))
+                b = self._split(o1) if o1 < INF else len(time)
+            else:
+                a = bisect_left(time, o0)
+                b = bisect_left(time, o1) if o1 < INF else len(time)
         else:
-            o0 = o1 = INF
-        time, free = self.time, self.free
+            a = b = -1
         n = len(time)
         k = bisect_right(time, now) - 1
         if k < 0:
             k = 0
         start = -1.0
-        while k < n:
-            f = free[k]
-            if o0 <= time[k] < o1:
-                f += procs
-            if f >= procs:
+        for k in range(k, n):
+            if free[k] >= procs or a <= k < b:
                 if start < 0.0:
-                    start = time[k] if time[k] > now else now
+                    start = time[k]
+                    if start < now:
+                        start = now
                     if start >= before:
                         return INF
-                end = time[k + 1] if k + 1 < n else INF
-                if start + duration <= end:   # as bookings are computed, not end - start
+                # as bookings are computed, not end - start
+                if k + 1 == n or start + duration <= time[k + 1]:
                     return start
             else:
                 start = -1.0
                 if time[k] >= before:
                     return INF
-            k += 1
         return INF
 
     def max_free(self, t0: float, t1: float) -> int:
@@ -100,6 +107,43 @@ class AvailabilityProfile:
         i = max(bisect_right(time, t0) - 1, 0)
         j = max(bisect_left(time, t1), i + 1)
         return min(self.free[i:j])
+
+    def earliest_covering(self, now: float, procs: int, duration: float,
+                          own: tuple[float, float] | None, i: int, j: int) -> float:
+        """:meth:`earliest` from ``now`` before some time ``before``, when every window
+        starting in ``[now, before)`` covers the steps ``i .. j-1`` (``i < j``; the caller
+        checked that they hold ``procs`` free and end before ``own`` starts): the only
+        window that can fit is the run of steps with ``procs`` free (or in ``own``) around
+        step ``i``, from its start (or ``now``). Same answer as :meth:`earliest`, without the
+        step-by-step scan: the two ends of the run are found by C loops (``map`` over the
+        list), O(log steps + steps in the run) with a small constant."""
+        time, free = self.time, self.free
+        if own is not None:
+            o0, o1 = own
+            # the own steps [a, b) count as free; no split needed, windows start before o0
+            # (see earliest)
+            a = bisect_left(time, o0)
+            b = bisect_left(time, o1) if o1 < INF else len(time)
+        else:
+            a = b = 0
+        n = len(time)
+        # left: back from step i to the step holding now, the last step short of procs
+        k0 = bisect_right(time, now) - 1
+        if k0 < 0:
+            k0 = 0
+        s = i
+        if i > k0:
+            back = free[k0:i]
+            back.reverse()
+            r = next(compress(range(i - 1, -1, -1), map(procs.__gt__, back)), None)
+            s = k0 if r is None else r + 1
+        t = time[s] if time[s] > now else now
+        # right: from step j on, the first step short of procs (the own steps are not)
+        e = next(compress(range(j, n), map(procs.__gt__, islice(free, j, None))), n)
+        if a <= e < b:
+            e = next(compress(range(b, n), map(procs.__gt__, islice(free, b, None))), n)
+        end = time[e] if e < n else INF
+        return t if t + duration <= end else INF
 
     def _split(self, t: float) -> int:
         """Index of the step starting exactly at ``t`` (inserted if needed)."""
@@ -141,14 +185,12 @@ class AvailabilityProfile:
         i = self._split(start)
         j = self._split(end) if end < INF else len(self.time)
         free = self.free
-        for k in range(i, j):
-            v = free[k] + delta
-            if v < 0 or v > self.capacity:
-                for r in range(i, k):
-                    free[r] -= delta
-                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                                 f"leaves {v} free at t={self.time[k]}")
-            free[k] = v
+        new = list(map(delta.__add__, free[i:j]))       # the steps' new values, by C loops
+        if new and (min(new) < 0 if delta < 0 else max(new) > self.capacity):
+            k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
+            raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
+                             f"leaves {v} free at t={self.time[k]}")
+        free[i:j] = new
         # merge equal neighbours at the two edges we may have created
         self._merge(j)
         self._merge(i)

@@ -7,23 +7,41 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 import attrs
 
 from ..brokers.spec import BrokerSpec
 from ..class_metrics import ClassesSpec, class_columns
 from ..errors import PolicyError, ScenarioError, SpecError
-from ..clouds.spec import FederationSpec
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import SUMMARY_KEYS, MetricsSpec
 from ..probes import ProbeSpec, check_probe, probe_registry
 from ..validate import boolean, integer, kind, text
-from ..workload.dag_spec import DagWorkloadSpec
-from ..workload.lease_spec import LeaseWorkloadSpec
 from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
-from ..systems import DagCloudSystem, DatacenterSystem, LeaseCloudSystem, System
+from ..systems.datacenter import DatacenterSystem
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..clouds.spec import FederationSpec
+    from ..systems import DagCloudSystem, LeaseCloudSystem, System
+    from ..workload.dag_spec import DagWorkloadSpec
+    from ..workload.lease_spec import LeaseWorkloadSpec
+
+
+def __getattr__(name: str) -> Any:
+    # the cloud sections' classes, re-exported here, are imported when first asked for: a
+    # datacenter scenario does not need them (nor the cloud brokers they import)
+    if name == "FederationSpec":
+        from ..clouds.spec import FederationSpec
+        return FederationSpec
+    if name == "DagWorkloadSpec":
+        from ..workload.dag_spec import DagWorkloadSpec
+        return DagWorkloadSpec
+    if name == "LeaseWorkloadSpec":
+        from ..workload.lease_spec import LeaseWorkloadSpec
+        return LeaseWorkloadSpec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["BrokerSpec", "DagWorkloadSpec", "DatacenterSpec", "FederationSpec", "LeaseWorkloadSpec",
            "MetricsSpec", "OutputSpec", "Scenario", "WorkloadSpec", "build_scenario", "expand_env"]
@@ -407,6 +425,10 @@ def _cloud_system(ctx: _Ctx, raw: dict, base_dir: str, env: Mapping[str, str], m
     """A cloud system (``federation``) running ``dags`` or ``leases`` (docs/federation.md): the
     sections, then what spans them (policies, task types, sizes)."""
     from ..brokers.base import broker_registry
+    from ..clouds.spec import FederationSpec
+    from ..systems.clouds import DagCloudSystem, LeaseCloudSystem
+    from ..workload.dag_spec import DagWorkloadSpec
+    from ..workload.lease_spec import LeaseWorkloadSpec
     from ..brokers.dags import DagScheduler
     from ..brokers.leases import CloudScheduler
 

@@ -7,12 +7,23 @@ Every kind is prepared once per scenario (its workload read) and run by the one 
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TYPE_CHECKING, Any, Union
 
-from .clouds import DagCloudSystem, LeaseCloudSystem
 from .datacenter import DatacenterSystem
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .clouds import DagCloudSystem, LeaseCloudSystem
+
 #: what a scenario's ``system`` can be (a tagged union: each has a ``kind`` and a ``prepare``)
-System = Union[DatacenterSystem, LeaseCloudSystem, DagCloudSystem]
+System = Union[DatacenterSystem, "LeaseCloudSystem", "DagCloudSystem"]
+
+
+def __getattr__(name: str) -> Any:
+    # the cloud systems (and the cloud brokers they use) are imported when first asked for:
+    # a datacenter scenario does not need them
+    if name in ("DagCloudSystem", "LeaseCloudSystem"):
+        from . import clouds
+        return getattr(clouds, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["DagCloudSystem", "DatacenterSystem", "LeaseCloudSystem", "System"]

@@ -37,7 +37,6 @@ import numpy as np
 
 from ..errors import ScenarioError, SpecError
 from ..registry import Registry
-from .models.downey97 import downey_speedup
 
 ArrayLike = float | int | np.ndarray
 
@@ -259,6 +258,8 @@ class DowneyEfficiency(EfficiencyModel):
 
     def efficiency(self, original_size: float, size: float) -> float:
         _check_sizes(original_size, size)
+        from .models.downey97 import downey_speedup   # the models package: on first use
+
         return float(downey_speedup(size, self._A(original_size), self.sigma)) / size
 
     def efficiencies(self, original_size: ArrayLike, size: ArrayLike) -> np.ndarray:
@@ -267,6 +268,8 @@ class DowneyEfficiency(EfficiencyModel):
         _check_size_arrays(n0, n)
         if n.size == 0:
             return np.empty(n.shape)
+        from .models.downey97 import downey_speedup
+
         return np.asarray(downey_speedup(n, self._A(n0), self.sigma), dtype=np.float64).reshape(n.shape) / n
 
 

@@ -33,3 +33,54 @@ def test_a_booking_until_further_notice_holds_for_ever_and_is_given_back_whole()
     assert p.earliest(0.0, 1, 1e9) == 0.0
     p.release_span(5.0, INF, 3)
     assert p.steps() == [(0.0, 4)]
+
+
+def _copy(p: AvailabilityProfile) -> AvailabilityProfile:
+    q = AvailabilityProfile(p.capacity, p.time[0])
+    q.time, q.free = list(p.time), list(p.free)
+    return q
+
+
+def test_compressions_window_searches_match_releasing_the_own_booking():
+    """Issue 19: compression searches with the job's own booking counted as free, before it,
+    without splitting the profile, and through the steps all windows cover
+    (``earliest_covering``): the same answer as releasing the booking and scanning."""
+    import random
+    from bisect import bisect_left
+
+    rng = random.Random(19)
+    covered = 0
+    for _ in range(4000):
+        cap = rng.randint(1, 12)
+        prof = AvailabilityProfile(cap, 0.0)
+        procs = rng.randint(1, cap)
+        o0 = float(rng.randint(1, 60)) if rng.random() < 0.5 else rng.uniform(1, 60)
+        est = float(rng.randint(1, 30)) if rng.random() < 0.5 else rng.uniform(0.5, 30)
+        prof.book_span(o0, o0 + est, procs)
+        for _ in range(rng.randint(0, 14)):
+            s = float(rng.randint(0, 90))
+            e = s + rng.randint(1, 40)
+            q = rng.randint(1, cap)
+            if prof.min_free(s, e) >= q:
+                prof.book_span(s, e, q)
+        lo = rng.choice([0.0, float(rng.randint(0, int(o0))), rng.uniform(0, o0)])
+        limit = rng.choice([o0, rng.uniform(lo, o0), float(rng.randint(int(lo), int(o0)))])
+        if limit <= lo:
+            continue
+        ref = _copy(prof)
+        ref.release_span(o0, o0 + est, procs)
+        expect = ref.earliest(lo, procs, est, before=limit)
+        before = (list(prof.time), list(prof.free))
+        assert prof.earliest(lo, procs, est, (o0, o0 + est), limit) == expect
+        assert (prof.time, prof.free) == before            # nothing split
+        # the compression's shortcut: every window starting in [lo, limit) covers steps i..j-1
+        time = prof.time
+        i = bisect_left(time, limit) - 1
+        j = bisect_left(time, min(lo + est, o0))
+        if i < j:
+            covered += 1
+            if min(prof.free[i:j]) < procs:
+                assert expect == INF
+            else:
+                assert prof.earliest_covering(lo, procs, est, (o0, o0 + est), i, j) == expect
+    assert covered > 500
