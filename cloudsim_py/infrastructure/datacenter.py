@@ -775,7 +775,7 @@ class Datacenter:
         assert hosts is not None
         spans = self._spans
         if spans is not None:
-            spans.put(hosts.spans)   # type: ignore[attr-defined]
+            spans.put(hosts.spans, hosts.size)   # type: ignore[attr-defined]
         else:
             for h in hosts:
                 slot = h.slots[tier]

@@ -11,6 +11,7 @@ of consecutive ids it costs O(spans touched), whatever the width (issue 19, docs
 from __future__ import annotations
 
 from collections import deque
+from itertools import islice
 from typing import Any, Iterator, Sequence, overload
 
 Span = tuple[int, int]
@@ -59,18 +60,22 @@ class SpanQueue:
                 n = 0
         return out
 
-    def put(self, spans: Sequence[Span]) -> None:
-        """Append ``spans`` (ids not in the queue) at the end, in order."""
+    def put(self, spans: Sequence[Span], count: int) -> None:
+        """Append ``spans`` (``count`` ids, none in the queue) at the end, in order; O(1) in
+        Python plus a copy of the spans in C. ``spans`` must be as :meth:`take` gave them: no
+        span continues the one before it (neighbours in the queue never do, and a take is a
+        run of neighbours), so only the first can merge with the queue's last span."""
         q = self.spans
-        for a, b in spans:
-            if q:
-                la, lb = q[-1]
-                if lb == a:
-                    q[-1] = (la, b)
-                    self.count += b - a
-                    continue
-            q.append((a, b))
-            self.count += b - a
+        self.count += count
+        if q:
+            a, b = spans[0]
+            la, lb = q[-1]
+            if lb == a:
+                q[-1] = (la, b)
+                if len(spans) > 1:
+                    q.extend(islice(spans, 1, None))
+                return
+        q.extend(spans)
 
     def __repr__(self) -> str:
         return f"SpanQueue({list(self.spans)!r})"
