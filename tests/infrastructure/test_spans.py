@@ -1,0 +1,131 @@
+"""Span mode (issue 19, cloud scale): the queue of idle spans and a job's spans equal the plain
+per-host model they stand for, and a one-tier datacenter in span mode writes the same schedule
+as one kept host by host, also when something asks for per-host state mid-run."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings, strategies as st
+
+from cloudsim_py import DatacenterSpec, build
+from cloudsim_py.infrastructure.host import Host
+from cloudsim_py.infrastructure.spans import SpanHosts, SpanQueue
+
+from .test_fast_paths import workload
+
+
+def ids_of(spans):
+    return [i for a, b in spans for i in range(a, b)]
+
+
+@given(st.integers(1, 40), st.lists(st.tuples(st.booleans(), st.integers(1, 40), st.integers(0, 99)),
+                                    max_size=60))
+@settings(max_examples=300, deadline=None)
+def test_the_span_queue_is_the_per_host_queue(n, ops):
+    # the per-host model: an insertion-ordered dict (take the first k, put back at the end)
+    model = dict.fromkeys(range(n))
+    queue = SpanQueue(n)
+    held: list[list] = []           # jobs' spans (queue) and ids (model), side by side
+    for take, k, pick in ops:
+        if take and model:
+            k = min(k, len(model))
+            first = list(model)[:k]
+            for i in first:
+                del model[i]
+            spans = queue.take(k)
+            assert ids_of(spans) == first
+            assert all(a < b for a, b in spans)
+            held.append([spans, first])
+        elif held:
+            spans, first = held.pop(pick % len(held))
+            model.update(dict.fromkeys(first))
+            queue.put(spans, len(first))
+        assert len(queue) == len(model)
+        assert list(queue) == list(model)
+        assert all(a < b for a, b in queue.spans)
+        # neighbours in the queue that continue each other were merged
+        assert all(x[1] != y[0] for x, y in zip(queue.spans, list(queue.spans)[1:]))
+
+
+def test_span_hosts_list_the_hosts_at_first_read():
+    hosts = [Host.make(i, 1) for i in range(10)]
+    sh = SpanHosts(hosts, [(7, 9), (2, 4), (5, 6)], 5)
+    assert sh._list is None and len(sh) == 5       # its length needs no list
+    assert list(sh.ids()) == [7, 8, 2, 3, 5]
+    assert sh._list is None
+    assert sh[0] is hosts[7] and sh[-1] is hosts[5]
+    assert sh == [hosts[i] for i in (7, 8, 2, 3, 5)]
+    assert sh == tuple(hosts[i] for i in (7, 8, 2, 3, 5))
+    assert sh != [hosts[i] for i in (7, 8, 2, 3)]
+    assert hosts[3] in sh and hosts[4] not in sh
+    assert [h.id for h in sh] == [7, 8, 2, 3, 5]
+
+
+def schedule_of(policy: str, seed: int, spans: bool, ask_at: int | None = None) -> list[tuple]:
+    world = build(workload(seed, 200, 16), datacenter=DatacenterSpec(hosts=16, check=True),
+                  broker=policy, record=True)
+    dc = world.datacenter
+    assert dc._spans is not None                 # k = 1, identical hosts, default placement
+    if not spans:
+        dc._per_host()
+    if ask_at is not None:
+        starts = [0]
+
+        class Asker:
+            def on_start(self, job):
+                starts[0] += 1
+                if starts[0] == ask_at:
+                    assert dc.job_at(dc.hosts_of(job)[0], 0) is job   # leaves span mode here
+                    assert dc._spans is None
+
+        dc.subscribe(Asker())
+    world.run()
+    assert dc.log is not None
+    return dc.log
+
+
+@given(st.integers(0, 10_000), st.sampled_from(["fcfs", "easy", "conservative"]),
+       st.one_of(st.none(), st.integers(1, 150)))
+@settings(max_examples=25, deadline=None)
+def test_span_mode_writes_the_per_host_schedule(seed, policy, ask_at):
+    # the checker (check: true) verifies the spans at every timestamp in span mode
+    assert schedule_of(policy, seed, True, ask_at) == schedule_of(policy, seed, False)
+
+
+def test_a_datacenter_leaves_span_mode_for_per_host_questions_only():
+    world = build(workload(1, 50, 16), datacenter=DatacenterSpec(hosts=16), broker="easy")
+    dc = world.datacenter
+    world.run(until=30.0)
+    assert dc._spans is not None
+    dc.idle(0), dc.available(0), dc.used(0), dc.running_count()   # counts: still spans
+    assert dc._spans is not None
+    idle = len(dc._spans)
+    ids = list(dc.idle_hosts(0))                                   # ids: per host
+    assert dc._spans is None and len(ids) == idle == dc.idle(0)
+    dc._check()
+    world.run()
+    dc._check()
+
+
+def test_kills_in_span_mode_put_the_spans_back():
+    rng = random.Random(3)
+    world = build(workload(2, 60, 16), datacenter=DatacenterSpec(hosts=16, check=True), broker="easy",
+                  record=True)
+    dc = world.datacenter
+    killed = []
+
+    class Killer:
+        def on_start(self, job):
+            if rng.random() < 0.2 and job.kills == 0:
+                killed.append(job)
+
+    dc.subscribe(Killer())
+    world.run(until=50.0)
+    for job in killed:
+        if job.state.label == "running":
+            free = dc.idle(0)
+            dc.kill(job)
+            assert dc.idle(0) == free + job.procs
+    assert dc._spans is not None
+    dc._check()
