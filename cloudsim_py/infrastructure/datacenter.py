@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Sequence
 from ..engine import Event, Message, Simulation
 from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
 from ..execution.progress import progress_model
+from ..workload.cpu import usage_values
 from ..workload.job import Job, JobState
 from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
@@ -464,7 +465,7 @@ class Datacenter:
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)
         else:
-            r.usage = job.desc.usage(n)
+            r.usage = usage_values(job.desc.usage(n))
             placed = self._place(job, tier, hosts)
             job.state = RUNNING
             if job.first_start is None:
@@ -703,7 +704,7 @@ class Datacenter:
         assert r is not None
         idle = self._idle[tier]
         usage = r.usage
-        est = job.cpu_estimate
+        est = usage_values(job.cpu_estimate)
         factors = self._factors.draw_many(job, len(placed))
         slots = [h.slots[tier] for h in placed]
         i = 0
