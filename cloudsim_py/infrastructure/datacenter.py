@@ -450,7 +450,7 @@ class Datacenter:
             spans = self._spans
             placed: Sequence[Host]
             if spans is not None:
-                placed = r.hosts = SpanHosts(self.hosts, spans.take(n), n)
+                placed = r.hosts = SpanHosts(self.hosts, *spans.take(n))
                 job.tier = r.tier = 0
                 self._running[0][job] = None
                 if self._arrivals is not None:
@@ -776,7 +776,7 @@ class Datacenter:
         assert hosts is not None
         spans = self._spans
         if spans is not None:
-            spans.put(hosts.spans, hosts.size)   # type: ignore[attr-defined]
+            spans.put(hosts.spans, hosts.ends)   # type: ignore[attr-defined]
         else:
             for h in hosts:
                 slot = h.slots[tier]

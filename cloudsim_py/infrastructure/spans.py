@@ -10,7 +10,7 @@ of consecutive ids it costs O(spans touched), whatever the width (issue 19, docs
 
 from __future__ import annotations
 
-from collections import deque
+from bisect import bisect_left
 from itertools import islice
 from typing import Any, Iterator, Sequence, overload
 
@@ -21,64 +21,107 @@ class SpanQueue:
     """Host ids in a queue, as spans ``(a, b)`` for ids ``a, a + 1, ..., b - 1``. ``len`` is the
     number of ids (O(1)); iteration yields them in queue order (O(ids)).
 
-    :meth:`take` ``(n)`` removes the first ``n`` ids: O(spans removed), at most O(n) and O(1)
-    when the front span holds them. :meth:`put` appends spans at the end: O(spans put); a span
-    that continues the last one (``last.b == a``) is merged into it, which keeps the order."""
+    :meth:`take` ``(n)`` removes the first ``n`` ids: O(log S) in Python for S spans queued
+    (a binary search on the spans' cumulative ends) plus a copy in C of the spans taken.
+    :meth:`put` appends spans at the end: O(1) in Python plus a copy in C; a span that
+    continues the last one (``last.b == a``) is merged into it, which keeps the order.
 
-    __slots__ = ("spans", "count")
+    Kept as two lists from a head index: ``_spans`` and ``_ends``, the number of ids queued
+    since the start up to the end of each span (so a take is a ``bisect``); the taken head is
+    dropped when it is more than half of the lists (amortized O(1))."""
+
+    __slots__ = ("_spans", "_ends", "_head", "_base", "count")
 
     def __init__(self, n: int = 0) -> None:
-        self.spans: deque[Span] = deque([(0, n)]) if n > 0 else deque()
+        self._spans: list[Span] = [(0, n)] if n > 0 else []
+        self._ends: list[int] = [n] if n > 0 else []
+        self._head = 0
+        self._base = 0            # ids taken since the start (ids queued before the head's)
         self.count = n
+
+    @property
+    def spans(self) -> list[Span]:
+        """The spans queued, in order (a copy)."""
+        return self._spans[self._head:]
 
     def __len__(self) -> int:
         return self.count
 
     def __iter__(self) -> Iterator[int]:
-        for a, b in self.spans:
+        for a, b in self._spans[self._head:]:
             yield from range(a, b)
 
-    def take(self, n: int) -> list[Span]:
-        """The first ``n`` ids, removed, as spans in queue order (``n`` <= ``len``)."""
-        spans = self.spans
+    def take(self, n: int) -> tuple[list[Span], list[int]]:
+        """The first ``n`` ids (``0 < n <= len``), removed: their spans in queue order and each
+        span's end counted from the first id taken (the last is ``n``)."""
+        spans = self._spans
+        ends = self._ends
+        h = self._head
+        base = self._base
+        target = base + n
+        self._base = target
         self.count -= n
-        a, b = spans[0]
-        if b - a > n:                      # the usual case: one span holds them
-            spans[0] = (a + n, b)
-            return [(a, a + n)]
-        out = []
-        popleft = spans.popleft
-        while n:
-            a, b = spans[0]
-            if b - a <= n:
-                popleft()
-                out.append((a, b))
-                n -= b - a
-            else:
-                spans[0] = (a + n, b)
-                out.append((a, a + n))
-                n = 0
-        return out
+        e = ends[h]
+        if e >= target:                   # the usual case: the head span holds them
+            a, b = spans[h]
+            if e == target:
+                self._head = h + 1
+                self._compact()
+                return [(a, b)], [n]
+            spans[h] = (a + n, b)
+            return [(a, a + n)], [n]
+        j = bisect_left(ends, target, h)
+        out = spans[h:j]
+        rel = [x - base for x in ends[h:j]]
+        a, b = spans[j]
+        if ends[j] == target:
+            out.append((a, b))
+            self._head = j + 1
+        else:
+            k = b - (ends[j] - target)    # span j's ids a .. k - 1 are taken
+            out.append((a, k))
+            spans[j] = (k, b)
+            self._head = j
+        rel.append(n)
+        self._compact()
+        return out, rel
 
-    def put(self, spans: Sequence[Span], count: int) -> None:
-        """Append ``spans`` (``count`` ids, none in the queue) at the end, in order; O(1) in
-        Python plus a copy of the spans in C. ``spans`` must be as :meth:`take` gave them: no
-        span continues the one before it (neighbours in the queue never do, and a take is a
-        run of neighbours), so only the first can merge with the queue's last span."""
-        q = self.spans
-        self.count += count
-        if q:
+    def _compact(self) -> None:
+        h = self._head
+        if h > 64 and 2 * h > len(self._spans):
+            del self._spans[:h]
+            del self._ends[:h]
+            self._head = 0
+
+    def put(self, spans: Sequence[Span], rel: Sequence[int]) -> None:
+        """Append ``spans`` (none of their ids queued; ``rel``: each one's end counted from the
+        first id, as :meth:`take` gave them) at the end, in order. ``spans`` must be as
+        :meth:`take` gave them: no span continues the one before it (neighbours in the queue
+        never do, and a take is a run of neighbours), so only the first can merge with the
+        queue's last span."""
+        q = self._spans
+        ends = self._ends
+        n = rel[-1]
+        self.count += n
+        tail = ends[-1] if ends else self._base
+        if len(q) > self._head:
             a, b = spans[0]
             la, lb = q[-1]
             if lb == a:
                 q[-1] = (la, b)
+                ends[-1] = tail + rel[0]
                 if len(spans) > 1:
                     q.extend(islice(spans, 1, None))
+                    ends.extend([tail + x for x in islice(rel, 1, None)])
                 return
         q.extend(spans)
+        if len(rel) == 1:
+            ends.append(tail + n)
+        else:
+            ends.extend([tail + x for x in rel])
 
     def __repr__(self) -> str:
-        return f"SpanQueue({list(self.spans)!r})"
+        return f"SpanQueue({self.spans!r})"
 
 
 class SpanHosts(Sequence[Any]):
@@ -86,12 +129,13 @@ class SpanHosts(Sequence[Any]):
     for every id, in span order: process i on the i-th) is made at the first read of an element
     and kept. Compares equal to a list or tuple of the same hosts."""
 
-    __slots__ = ("hosts", "spans", "size", "_list")
+    __slots__ = ("hosts", "spans", "ends", "size", "_list")
 
-    def __init__(self, hosts: list[Any], spans: list[Span], count: int) -> None:
+    def __init__(self, hosts: list[Any], spans: list[Span], ends: list[int]) -> None:
         self.hosts = hosts
         self.spans = spans
-        self.size = count
+        self.ends = ends          # each span's end counted from the first id (the last: size)
+        self.size = ends[-1]
         self._list: list[Any] | None = None
 
     def listed(self) -> list[Any]:

@@ -20,7 +20,7 @@ def ids_of(spans):
 
 
 @given(st.integers(1, 40), st.lists(st.tuples(st.booleans(), st.integers(1, 40), st.integers(0, 99)),
-                                    max_size=60))
+                                    max_size=200))
 @settings(max_examples=300, deadline=None)
 def test_the_span_queue_is_the_per_host_queue(n, ops):
     # the per-host model: an insertion-ordered dict (take the first k, put back at the end)
@@ -33,14 +33,15 @@ def test_the_span_queue_is_the_per_host_queue(n, ops):
             first = list(model)[:k]
             for i in first:
                 del model[i]
-            spans = queue.take(k)
+            spans, ends = queue.take(k)
             assert ids_of(spans) == first
             assert all(a < b for a, b in spans)
-            held.append([spans, first])
+            assert ends == [sum(b - a for a, b in spans[:i + 1]) for i in range(len(spans))]
+            held.append([(spans, ends), first])
         elif held:
             spans, first = held.pop(pick % len(held))
             model.update(dict.fromkeys(first))
-            queue.put(spans, len(first))
+            queue.put(*spans)
         assert len(queue) == len(model)
         assert list(queue) == list(model)
         assert all(a < b for a, b in queue.spans)
@@ -50,7 +51,7 @@ def test_the_span_queue_is_the_per_host_queue(n, ops):
 
 def test_span_hosts_list_the_hosts_at_first_read():
     hosts = [Host.make(i, 1) for i in range(10)]
-    sh = SpanHosts(hosts, [(7, 9), (2, 4), (5, 6)], 5)
+    sh = SpanHosts(hosts, [(7, 9), (2, 4), (5, 6)], [2, 4, 5])
     assert sh._list is None and len(sh) == 5       # its length needs no list
     assert list(sh.ids()) == [7, 8, 2, 3, 5]
     assert sh._list is None
@@ -129,3 +130,29 @@ def test_kills_in_span_mode_put_the_spans_back():
             assert dc.idle(0) == free + job.procs
     assert dc._spans is not None
     dc._check()
+
+
+def test_a_long_run_of_the_span_queue_is_the_per_host_queue():
+    # long enough for the queue to drop its taken head many times (_compact)
+    rng = random.Random(7)
+    n = 300
+    model = dict.fromkeys(range(n))
+    queue = SpanQueue(n)
+    held: list = []
+    for step in range(20_000):
+        if model and (rng.random() < 0.5 or not held):
+            k = rng.randint(1, min(len(model), rng.choice([1, 3, 40, 300])))
+            first = list(model)[:k]
+            for i in first:
+                del model[i]
+            spans, ends = queue.take(k)
+            assert ids_of(spans) == first
+            held.append(((spans, ends), first))
+        else:
+            (spans, ends), first = held.pop(rng.randrange(len(held)))
+            model.update(dict.fromkeys(first))
+            queue.put(spans, ends)
+        if step % 97 == 0:
+            assert list(queue) == list(model)
+        assert len(queue) == len(model)
+    assert list(queue) == list(model)
