@@ -16,7 +16,7 @@ from ..workload.cpu import usage_values
 from ..workload.job import Job, JobState
 from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
-from .host import Host
+from .host import Host, LazyHosts
 from .listener import HOOKS, emitted_hooks, is_declared, overridden_hooks
 from .phases import MESSAGE, RELEASE, SLICE, TIMER
 from .placement import FirstIdle, JobDispatch, Placement
@@ -81,10 +81,21 @@ class Datacenter:
         self.name = spec.name
         self.sim = sim
         self.tiers = tiers = spec.tiers
-        hosts: list[Host] = []
-        for group in spec.host_groups():
-            for _ in range(group.count):
-                hosts.append(Host.make(len(hosts), tiers, group.speed, group.type))
+        groups = spec.host_groups()
+        #: every host has speed 1
+        self._uniform = uniform = all(g.speed == 1.0 for g in groups if g.count)
+        hosts: Sequence[Host]
+        if tiers == 1 and uniform:
+            # span mode (below) reads no host: each is made when something asks for it
+            hosts = LazyHosts(((g.count, g.speed, g.type) for g in groups), tiers)
+        else:
+            made: list[Host] = []
+            for group in groups:
+                for _ in range(group.count):
+                    made.append(Host.make(len(made), tiers, group.speed, group.type))
+            hosts = made
+        #: the hosts (a list; in span mode a :class:`~cloudsim_py.infrastructure.host.LazyHosts`,
+        #: each host made at its first read)
         self.hosts = hosts
         model = spec.interference_model()
         self.interference = model
@@ -107,8 +118,7 @@ class Datacenter:
         #: asks for them (:meth:`running_by_arrival`); None until then, so that policies which
         #: never ask (FCFS, EASY) pay nothing for it
         self._arrivals: list[ArrivalIndex] | None = None
-        self._slots0 = [h.slots[0] for h in hosts]
-        uniform = all(h.speed == 1.0 for h in hosts)
+        self._slots0 = [h.slots[0] for h in hosts] if isinstance(hosts, list) else []
         #: the finish action, bound once (a bound method made per start would be an allocation)
         self._done = self._job_done
         self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
@@ -174,8 +184,7 @@ class Datacenter:
         placement = getattr(broker, "placement", None)
         if placement is not None:
             self.placement = placement
-        self._fast = self.tiers == 1 and isinstance(self.placement, _TRUSTED) and \
-            all(h.speed == 1.0 for h in self.hosts)
+        self._fast = self.tiers == 1 and isinstance(self.placement, _TRUSTED) and self._uniform
         if not self._fast:
             self._per_host()
         self.broker = broker
@@ -247,6 +256,9 @@ class Datacenter:
         if spans is None:
             return
         self._spans = None
+        if isinstance(self.hosts, LazyHosts):
+            self.hosts = self._index.hosts = self.hosts.listed()
+        self._slots0 = [h.slots[0] for h in self.hosts]
         idle = self._index.idle[0]
         idle.clear()
         idle.update(dict.fromkeys(spans))

@@ -131,7 +131,7 @@ class SpanHosts(Sequence[Any]):
 
     __slots__ = ("hosts", "spans", "ends", "size", "_list")
 
-    def __init__(self, hosts: list[Any], spans: list[Span], ends: list[int]) -> None:
+    def __init__(self, hosts: Sequence[Any], spans: list[Span], ends: list[int]) -> None:
         self.hosts = hosts
         self.spans = spans
         self.ends = ends          # each span's end counted from the first id (the last: size)
@@ -146,7 +146,7 @@ class SpanHosts(Sequence[Any]):
             spans = self.spans
             if len(spans) == 1:
                 a, b = spans[0]
-                hl = hosts[a:b]
+                hl = list(hosts[a:b])
             else:
                 hl = []
                 for a, b in spans:

@@ -9,7 +9,7 @@ import random
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py import DatacenterSpec, build
-from cloudsim_py.infrastructure.host import Host
+from cloudsim_py.infrastructure.host import Host, LazyHosts
 from cloudsim_py.infrastructure.spans import SpanHosts, SpanQueue
 
 from .test_fast_paths import workload
@@ -156,3 +156,41 @@ def test_a_long_run_of_the_span_queue_is_the_per_host_queue():
             assert list(queue) == list(model)
         assert len(queue) == len(model)
     assert list(queue) == list(model)
+
+
+@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from([0.5, 1.0, 2.0]), st.sampled_from(["a", "b"])),
+                min_size=1, max_size=5),
+       st.lists(st.integers(-40, 40), max_size=30), st.integers(1, 3))
+@settings(max_examples=100, deadline=None)
+def test_lazy_hosts_are_the_hosts_made_at_once(groups, reads, tiers):
+    plain = [Host.make(0, tiers, speed, type_) for count, speed, type_ in groups for _ in range(count)]
+    for i, h in enumerate(plain):
+        h.id = i
+    lazy = LazyHosts(groups, tiers)
+    assert len(lazy) == len(plain)
+    seen = {}
+    for i in reads:
+        if not -len(plain) <= i < len(plain):
+            continue
+        h = lazy[i]
+        assert seen.setdefault(i % len(plain), h) is h                  # made once, then kept
+        p = plain[i]
+        assert (h.id, h.speed, h.type, len(h.slots)) == (p.id, p.speed, p.type, len(p.slots))
+    assert [(h.id, h.speed, h.type) for h in lazy[1:4]] == [(h.id, h.speed, h.type) for h in plain[1:4]]
+    listed = lazy.listed()
+    assert all(listed[i] is h for i, h in seen.items())
+    assert [(h.id, h.speed, h.type) for h in listed] == [(h.id, h.speed, h.type) for h in plain]
+    assert list(lazy) == listed and lazy[1:4] == listed[1:4]
+
+
+def test_a_span_mode_datacenter_makes_only_the_hosts_asked_for():
+    world = build(workload(1, 50, 16), datacenter=DatacenterSpec(hosts=1000), broker="easy", record=True)
+    dc = world.datacenter
+    world.run()
+    assert isinstance(dc.hosts, LazyHosts) and len(dc.hosts) == 1000
+    # the recorder listed every job's hosts: only those were made
+    used = {h for e in dc.log for h in e[4]}
+    assert sum(h is not None for h in dc.hosts._made) == len(used) < 1000
+    dc._per_host()
+    assert isinstance(dc.hosts, list) and len(dc.hosts) == 1000
+    dc._check()
