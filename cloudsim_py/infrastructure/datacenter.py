@@ -509,7 +509,9 @@ class Datacenter:
 
     def kill(self, job: Job) -> None:
         """Stop a running job and throw its work away (a failed tentative run): it goes back to
-        QUEUED with all its work to do; the caller keeps it in its queue."""
+        QUEUED with all its work to do; the caller keeps it in its queue. Cost: that of
+        :meth:`_vacate` (O(spans) in span mode, else O(processes)), and with k >= 2 the
+        re-rating of the jobs left on its hosts."""
         job.transition(QUEUED, self.sim.now)
         r = job.run
         assert r is not None
@@ -528,7 +530,9 @@ class Datacenter:
 
     def suspend(self, job: Job) -> None:
         """Save a running job's state and free its slots; it keeps its remaining work and
-        remembers where it ran (:meth:`resume` can put it back there)."""
+        remembers where it ran (:meth:`resume` can put it back there). Cost: that of
+        :meth:`_vacate`, and with k >= 2 the re-rating of the jobs left on its hosts (a resume
+        leaves span mode: it places by host)."""
         job.transition(SUSPENDED, self.sim.now)
         r = job.run
         assert r is not None
@@ -809,6 +813,9 @@ class Datacenter:
 
     # ------------------------------------------------------------------ event actions
     def _job_done(self, job: Job) -> None:
+        """A job's finish event: it ends and frees its slots (:meth:`_vacate`: O(spans) in
+        span mode, whatever its width; else O(processes) and with k >= 2 the re-rating of the
+        jobs sharing its hosts), then the listeners hear of it."""
         now = self.sim.now
         r: RunState = job.run  # type: ignore[assignment]
         r.finish_event = None

@@ -3,6 +3,7 @@ estimate a broker gets of it (Liu 2015 sections 4.1 and 4.3; Liu 2013 sections 5
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Iterator, Sequence, overload
 
 import attrs
@@ -10,6 +11,11 @@ import numpy as np
 
 from ..errors import SpecError
 from ..validate import check_number, choice, number
+
+
+#: ``sum`` of floats adds them one after the other, as ``np.add.accumulate`` does (3.12 and
+#: later compensate the rounding)
+_SUM_IN_ORDER = sys.version_info < (3, 12)
 
 
 class ProcessUsage(Sequence[float]):
@@ -37,12 +43,16 @@ class ProcessUsage(Sequence[float]):
         return v
 
     def total(self) -> float:
-        """``sum`` of the values, as ``sum(values())`` gives it (floats added in order), without
-        keeping a tuple."""
+        """``sum`` of the values, as ``sum(values())`` gives it, without making a tuple: before
+        Python 3.12, whose ``sum`` adds floats one after the other, numpy's running sum (also
+        in order, in C); from 3.12 (compensated sums) through the floats."""
         v = self._values
         if v is None:
             assert self._flat is not None
-            return sum(self._flat[self._lo:self._lo + self._n].tolist())
+            seg = self._flat[self._lo:self._lo + self._n]
+            if _SUM_IN_ORDER:
+                return float(np.add.accumulate(seg)[-1])
+            return sum(seg.tolist())
         return sum(v)
 
     def __len__(self) -> int:
@@ -121,7 +131,11 @@ class CpuUsageModel:
             return [(1.0,) * p for p in procs]
         single = (self.single,)
         multi = [p for p in procs if p > 1]
-        flat = rng.random(sum(multi)) * (self.high - self.low) + self.low if multi else None
+        flat = None
+        if multi:                     # r * (high - low) + low, in place (the same values)
+            flat = rng.random(sum(multi))
+            flat *= self.high - self.low
+            flat += self.low
         out: list[Sequence[float]] = []
         pos = 0
         for p in procs:
