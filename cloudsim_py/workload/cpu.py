@@ -18,6 +18,11 @@ from ..validate import check_number, choice, number
 _SUM_IN_ORDER = sys.version_info < (3, 12)
 
 
+#: jobs of more processes than this keep their drawn usage in numpy (:class:`ProcessUsage`);
+#: narrower ones get a tuple at once (cheaper below this width than numpy's calls per job)
+WIDE_USAGE = 64
+
+
 class ProcessUsage(Sequence[float]):
     """One job's per-process CPU usage as drawn: a slice of the values drawn for its chunk of
     jobs (a numpy array), made Python floats (a tuple, kept) at the first read of a value. Its
@@ -124,25 +129,42 @@ class CpuUsageModel:
         return (self.low + self.high) / 2.0
 
     def draw_many(self, procs: list[int], rng: np.random.Generator) -> list[Sequence[float]]:
-        """Usage for a batch of jobs, one vectorised draw for all their processes: a tuple for a
-        single process, a :class:`ProcessUsage` (the draws kept in numpy until read) for more;
-        O(jobs) in Python, the draws in C."""
+        """Usage for a batch of jobs, one vectorised draw for all their processes: a tuple for up
+        to :data:`WIDE_USAGE` processes, a :class:`ProcessUsage` (the draws kept in numpy until
+        read) for more; O(jobs + processes of the narrow jobs) in Python, the draws in C."""
         if self.kind == "full":
             return [(1.0,) * p for p in procs]
         single = (self.single,)
         multi = [p for p in procs if p > 1]
-        flat = None
-        if multi:                     # r * (high - low) + low, in place (the same values)
-            flat = rng.random(sum(multi))
-            flat *= self.high - self.low
-            flat += self.low
+        if not multi:
+            return [single] * len(procs)
+        # r * (high - low) + low, in place (the same values as r * (high - low) + low)
+        flat = rng.random(sum(multi))
+        flat *= self.high - self.low
+        flat += self.low
         out: list[Sequence[float]] = []
-        pos = 0
+        if max(multi) <= WIDE_USAGE:          # every job narrow: tuples, one conversion
+            values = flat.tolist()
+            pos = 0
+            for p in procs:
+                if p == 1:
+                    out.append(single)
+                else:
+                    out.append(tuple(values[pos:pos + p]))
+                    pos += p
+            return out
+        sizes = np.array(multi)
+        narrow = flat[np.repeat(sizes <= WIDE_USAGE, sizes)].tolist()
+        pos = q = 0
         for p in procs:
             if p == 1:
                 out.append(single)
+            elif p <= WIDE_USAGE:
+                out.append(tuple(narrow[q:q + p]))
+                q += p
+                pos += p
             else:
-                out.append(ProcessUsage(flat, pos, p))   # type: ignore[arg-type]
+                out.append(ProcessUsage(flat, pos, p))
                 pos += p
         return out
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.workload.cpu import CpuEstimateModel, CpuUsageModel, ProcessUsage, usage_total, usage_values
+from cloudsim_py.workload.cpu import (WIDE_USAGE, CpuEstimateModel, CpuUsageModel, ProcessUsage, usage_total,
+                                      usage_values)
 
 
 def plain_draw(model: CpuUsageModel, procs: list[int], rng: np.random.Generator) -> list[tuple]:
@@ -24,7 +25,8 @@ def plain_draw(model: CpuUsageModel, procs: list[int], rng: np.random.Generator)
     return out
 
 
-@given(st.lists(st.integers(1, 300), min_size=1, max_size=30), st.integers(0, 2**32 - 1),
+@given(st.lists(st.one_of(st.integers(1, 70), st.integers(1, 300)), min_size=1, max_size=30),
+       st.integers(0, 2**32 - 1),
        st.sampled_from(["exact", "error", "unknown", "full"]))
 @settings(max_examples=100, deadline=None)
 def test_lazy_usage_equals_the_plain_draw(procs, seed, estimate):
@@ -32,6 +34,7 @@ def test_lazy_usage_equals_the_plain_draw(procs, seed, estimate):
     lazy = model.draw_many(procs, np.random.default_rng(seed))
     plain = plain_draw(model, procs, np.random.default_rng(seed))
     assert [len(u) for u in lazy] == procs
+    assert all((type(u) is ProcessUsage) == (p > WIDE_USAGE) for u, p in zip(lazy, procs))
     for u, t in zip(lazy, plain):
         assert usage_total(u) == sum(t)                 # the sum, before any value is read
         assert usage_values(u) == t and u == t and hash(u) == hash(t)
