@@ -71,6 +71,10 @@ class Datacenter:
     in :attr:`log` (a :class:`~cloudsim_py.infrastructure.recorder.ScheduleRecorder`).
     """
 
+    #: a one-tier datacenter of identical hosts starts in span mode from this many hosts on
+    #: (below it, where jobs are narrow, the per-host queue costs less per start and finish)
+    span_mode_hosts = 1024
+
     def __init__(self, sim: Simulation, spec: DatacenterSpec | None = None, *, factors: Any = None,
                  record: bool = False, **options: Any) -> None:
         if spec is None:
@@ -85,7 +89,8 @@ class Datacenter:
         #: every host has speed 1
         self._uniform = uniform = all(g.speed == 1.0 for g in groups if g.count)
         hosts: Sequence[Host]
-        if tiers == 1 and uniform:
+        span_mode = tiers == 1 and uniform and sum(g.count for g in groups) >= self.span_mode_hosts
+        if span_mode:
             # span mode (below) reads no host: each is made when something asks for it
             hosts = LazyHosts(((g.count, g.speed, g.type) for g in groups), tiers)
         else:
@@ -127,12 +132,13 @@ class Datacenter:
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline
         self._fast = tiers == 1 and uniform
-        #: span mode (``_fast`` datacenters until something asks for per-host state): the idle
+        #: span mode (``_fast`` datacenters of at least ``span_mode_hosts`` hosts, until something
+        #: asks for per-host state): the idle
         #: hosts are this queue of spans of ids and each running job holds a
         #: :class:`~cloudsim_py.infrastructure.spans.SpanHosts`; the slots and the capacity
         #: index are not written (:meth:`_per_host` writes them and leaves the mode)
         self._spans: SpanQueue | None = None
-        if self._fast:
+        if span_mode:
             self._spans = SpanQueue(len(hosts))
             self._idle = self._open = [self._spans]
         self.suspended: dict[Job, None] = {}

@@ -6,13 +6,39 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py import DatacenterSpec, build
+from cloudsim_py.infrastructure.datacenter import Datacenter
 from cloudsim_py.infrastructure.host import Host, LazyHosts
 from cloudsim_py.infrastructure.spans import SpanHosts, SpanQueue
 
 from .test_fast_paths import workload
+
+
+@pytest.fixture(autouse=True, scope="module")
+def span_mode_on_small_machines():
+    """Span mode from one host on (by default from Datacenter.span_mode_hosts), so that small
+    machines, whose schedules are quick to compare, run in it."""
+    before = Datacenter.span_mode_hosts
+    Datacenter.span_mode_hosts = 1
+    yield
+    Datacenter.span_mode_hosts = before
+
+
+def test_small_machines_start_per_host_by_default():
+    assert Datacenter.span_mode_hosts == 1        # this module's fixture
+    Datacenter.span_mode_hosts = 1024
+    try:
+        small = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=1023), broker="easy").datacenter
+        large = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=1024), broker="easy").datacenter
+        two = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=4096, tiers=2), broker="acfcfs").datacenter
+    finally:
+        Datacenter.span_mode_hosts = 1
+    assert small._spans is None and isinstance(small.hosts, list)
+    assert large._spans is not None and isinstance(large.hosts, LazyHosts)
+    assert two._spans is None and isinstance(two.hosts, list)
 
 
 def ids_of(spans):
