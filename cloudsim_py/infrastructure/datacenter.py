@@ -73,7 +73,7 @@ class Datacenter:
 
     #: a one-tier datacenter of identical hosts starts in span mode from this many hosts on
     #: (below it, where jobs are narrow, the per-host queue costs less per start and finish)
-    span_mode_hosts = 1024
+    span_mode_hosts = 2048
 
     def __init__(self, sim: Simulation, spec: DatacenterSpec | None = None, *, factors: Any = None,
                  record: bool = False, **options: Any) -> None:

@@ -29,10 +29,10 @@ def span_mode_on_small_machines():
 
 def test_small_machines_start_per_host_by_default():
     assert Datacenter.span_mode_hosts == 1        # this module's fixture
-    Datacenter.span_mode_hosts = 1024
+    Datacenter.span_mode_hosts = 2048
     try:
-        small = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=1023), broker="easy").datacenter
-        large = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=1024), broker="easy").datacenter
+        small = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=2047), broker="easy").datacenter
+        large = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=2048), broker="easy").datacenter
         two = build(workload(1, 5, 16), datacenter=DatacenterSpec(hosts=4096, tiers=2), broker="acfcfs").datacenter
     finally:
         Datacenter.span_mode_hosts = 1
