@@ -133,10 +133,9 @@ class Datacenter:
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline
         self._fast = tiers == 1 and uniform
         #: span mode (``_fast`` datacenters of at least ``span_mode_hosts`` hosts, until something
-        #: asks for per-host state): the idle
-        #: hosts are this queue of spans of ids and each running job holds a
-        #: :class:`~cloudsim_py.infrastructure.spans.SpanHosts`; the slots and the capacity
-        #: index are not written (:meth:`_per_host` writes them and leaves the mode)
+        #: asks for per-host state): the idle hosts are this queue of spans of ids and each
+        #: running job holds a :class:`~cloudsim_py.infrastructure.spans.SpanHosts`; the slots
+        #: and the capacity index are not written (:meth:`_per_host` writes them, leaving the mode)
         self._spans: SpanQueue | None = None
         if span_mode:
             self._spans = SpanQueue(len(hosts))
