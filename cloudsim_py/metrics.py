@@ -15,6 +15,7 @@ import numpy as np
 
 from .infrastructure.listener import DatacenterListener
 from .validate import number
+from .workload.cpu import usage_total
 from .workload.job import Job, JobState
 
 SUMMARY_KEYS = (
@@ -232,7 +233,7 @@ class JobLog(DatacenterListener):
         work = 0.0
         for j in buf:
             usage = j.desc.usage(j.procs)
-            work += j.work * sum(usage) if usage is not None else j.work * j.procs
+            work += j.work * usage_total(usage) if usage is not None else j.work * j.procs
         self._cpu_work += work
         for name, get in self.text:
             cols[name] = list(map(get, buf))

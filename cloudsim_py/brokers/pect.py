@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 import attrs
 
@@ -154,7 +154,7 @@ class PectBroker(Broker):
         self.layer_of: dict[Any, int] = {}
         self.left: dict[Any, float] = {}                     # estimated work left (s)
         self.since: dict[Any, float] = {}                    # a running job progresses from
-        self.hosts_of: dict[Any, list] = {}
+        self.hosts_of: dict[Any, Sequence] = {}
         self.current: int | None = None                      # class of the running slice
         self.slice_end = math.inf
         self._plan: deque[tuple[int, float]] = deque()       # (class, length) left this interval

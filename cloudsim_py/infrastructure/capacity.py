@@ -4,7 +4,7 @@ threshold, and each host's estimated load; O(1) counts, kept current as slots ch
 from __future__ import annotations
 
 from array import array
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -29,7 +29,7 @@ class CapacityIndex:
     __slots__ = ("hosts", "tiers", "threshold", "foreground", "idle", "open", "load_buf", "load",
                  "mask_buf", "mask", "ranked_buf", "ranked")
 
-    def __init__(self, hosts: list[Host], tiers: int, threshold: float,
+    def __init__(self, hosts: Sequence[Host], tiers: int, threshold: float,
                  foreground: bool = True) -> None:
         n = len(hosts)
         self.hosts = hosts

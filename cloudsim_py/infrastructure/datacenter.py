@@ -12,15 +12,17 @@ from typing import Any, Callable, Iterable, Sequence
 from ..engine import Event, Message, Simulation
 from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
 from ..execution.progress import progress_model
+from ..workload.cpu import usage_values
 from ..workload.job import Job, JobState
 from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
-from .host import Host
+from .host import Host, LazyHosts
 from .listener import HOOKS, emitted_hooks, is_declared, overridden_hooks
 from .phases import MESSAGE, RELEASE, SLICE, TIMER
 from .placement import FirstIdle, JobDispatch, Placement
 from .recorder import Entry, ScheduleRecorder
 from .runstate import RunState
+from .spans import SpanHosts, SpanQueue
 from .spec import MAX_SLICES, DatacenterSpec
 
 PENDING = JobState.PENDING
@@ -69,6 +71,10 @@ class Datacenter:
     in :attr:`log` (a :class:`~cloudsim_py.infrastructure.recorder.ScheduleRecorder`).
     """
 
+    #: a one-tier datacenter of identical hosts starts in span mode from this many hosts on
+    #: (below it, where jobs are narrow, the per-host queue costs less per start and finish)
+    span_mode_hosts = 2048
+
     def __init__(self, sim: Simulation, spec: DatacenterSpec | None = None, *, factors: Any = None,
                  record: bool = False, **options: Any) -> None:
         if spec is None:
@@ -79,10 +85,22 @@ class Datacenter:
         self.name = spec.name
         self.sim = sim
         self.tiers = tiers = spec.tiers
-        hosts: list[Host] = []
-        for group in spec.host_groups():
-            for _ in range(group.count):
-                hosts.append(Host.make(len(hosts), tiers, group.speed, group.type))
+        groups = spec.host_groups()
+        #: every host has speed 1
+        self._uniform = uniform = all(g.speed == 1.0 for g in groups if g.count)
+        hosts: Sequence[Host]
+        span_mode = tiers == 1 and uniform and sum(g.count for g in groups) >= self.span_mode_hosts
+        if span_mode:
+            # span mode (below) reads no host: each is made when something asks for it
+            hosts = LazyHosts(((g.count, g.speed, g.type) for g in groups), tiers)
+        else:
+            made: list[Host] = []
+            for group in groups:
+                for _ in range(group.count):
+                    made.append(Host.make(len(made), tiers, group.speed, group.type))
+            hosts = made
+        #: the hosts (a list; in span mode a :class:`~cloudsim_py.infrastructure.host.LazyHosts`,
+        #: each host made at its first read)
         self.hosts = hosts
         model = spec.interference_model()
         self.interference = model
@@ -96,17 +114,16 @@ class Datacenter:
         #: factors, ``interference.eff_draw: slice`` only ``eff`` (docs/progress.md)
         self._slicing = tiers > 1 and (spec.fidelity == "slice" or model.eff_draw == "slice")
         self.check = spec.check
-        self.index = CapacityIndex(hosts, tiers, self.threshold,
+        self._index = CapacityIndex(hosts, tiers, self.threshold,
                                    foreground=spec.tier_threshold == "foreground")
-        self._idle = self.index.idle
-        self._open = self.index.open
+        self._idle: list[Any] = self._index.idle
+        self._open: list[Any] = self._index.open
         self._running: list[dict[Job, None]] = [{} for _ in range(tiers)]
         #: the running jobs of each tier in arrival order, kept from the first time a broker
         #: asks for them (:meth:`running_by_arrival`); None until then, so that policies which
         #: never ask (FCFS, EASY) pay nothing for it
         self._arrivals: list[ArrivalIndex] | None = None
-        self._slots0 = [h.slots[0] for h in hosts]
-        uniform = all(h.speed == 1.0 for h in hosts)
+        self._slots0 = [h.slots[0] for h in hosts] if isinstance(hosts, list) else []
         #: the finish action, bound once (a bound method made per start would be an allocation)
         self._done = self._job_done
         self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
@@ -115,6 +132,14 @@ class Datacenter:
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline
         self._fast = tiers == 1 and uniform
+        #: span mode (``_fast`` datacenters of at least ``span_mode_hosts`` hosts, until something
+        #: asks for per-host state): the idle hosts are this queue of spans of ids and each
+        #: running job holds a :class:`~cloudsim_py.infrastructure.spans.SpanHosts`; the slots
+        #: and the capacity index are not written (:meth:`_per_host` writes them, leaving the mode)
+        self._spans: SpanQueue | None = None
+        if span_mode:
+            self._spans = SpanQueue(len(hosts))
+            self._idle = self._open = [self._spans]
         self.suspended: dict[Job, None] = {}
         self._spare: list[RunState] = []     # run states of finished jobs, for the next starts
         self.submitted = 0
@@ -164,8 +189,9 @@ class Datacenter:
         placement = getattr(broker, "placement", None)
         if placement is not None:
             self.placement = placement
-        self._fast = self.tiers == 1 and isinstance(self.placement, _TRUSTED) and \
-            all(h.speed == 1.0 for h in self.hosts)
+        self._fast = self.tiers == 1 and isinstance(self.placement, _TRUSTED) and self._uniform
+        if not self._fast:
+            self._per_host()
         self.broker = broker
         broker.bind(self)
         self.subscribe(broker, first=True)
@@ -219,6 +245,39 @@ class Datacenter:
         return tuple(self._listeners)
 
     @property
+    def index(self) -> CapacityIndex:
+        """The capacity index (which slots are idle and open, each host's load), current: on
+        a datacenter in span mode, reading it leaves the mode (:meth:`_per_host`)."""
+        if self._spans is not None:
+            self._per_host()
+        return self._index
+
+    def _per_host(self) -> None:
+        """Leave span mode for good: write every running job's slots and the idle hosts, in
+        their queue order, into the slots and the capacity index; O(hosts), once. Called by
+        whatever reads per-host state (a host's slot, the idle ids, a placement by strategy or
+        by hand), so that it reads what the per-host model would hold."""
+        spans = self._spans
+        if spans is None:
+            return
+        self._spans = None
+        if isinstance(self.hosts, LazyHosts):
+            self.hosts = self._index.hosts = self.hosts.listed()
+        self._slots0 = [h.slots[0] for h in self.hosts]
+        idle = self._index.idle[0]
+        idle.clear()
+        idle.update(dict.fromkeys(spans))
+        self._idle = self._index.idle
+        self._open = self._index.open
+        slots = self._slots0
+        for job in self._running[0]:
+            hosts = job.run.hosts   # type: ignore[union-attr]
+            for i, h in enumerate(hosts or ()):
+                slot = slots[h.id]
+                slot.job = job
+                slot.process = i
+
+    @property
     def now(self) -> float:
         return self.sim.now
 
@@ -244,9 +303,13 @@ class Datacenter:
 
     def idle_hosts(self, tier: int = 0) -> Iterable[int]:
         """Ids of hosts whose ``tier`` slot is idle (insertion order)."""
+        if self._spans is not None:
+            self._per_host()
         return self._idle[tier].keys()
 
     def available_hosts(self, tier: int = 0) -> Iterable[int]:
+        if self._spans is not None:
+            self._per_host()
         return self._open[tier].keys()
 
     def running(self, tier: int | None = None) -> Iterable[Job]:
@@ -278,11 +341,14 @@ class Datacenter:
 
     def job_at(self, host: Host | int, tier: int) -> Job | None:
         """The job whose process holds ``tier`` on ``host``, or ``None``; O(1)."""
+        if self._spans is not None:
+            self._per_host()
         h = self.hosts[host] if isinstance(host, int) else host
         return h.slots[tier].job
 
-    def hosts_of(self, job: Job) -> list[Host]:
-        """The hosts of a running job, ``hosts_of(job)[i]`` running process i."""
+    def hosts_of(self, job: Job) -> Sequence[Host]:
+        """The hosts of a running job, ``hosts_of(job)[i]`` running process i (a list, or in
+        span mode a :class:`~cloudsim_py.infrastructure.spans.SpanHosts` listed at first read)."""
         r = job.run
         if r is None or r.hosts is None:
             raise CapacityError(f"t={self.sim.now}: job {job.id} is {job.state.label}, not running")
@@ -301,18 +367,24 @@ class Datacenter:
     def load_above(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host`` (what the threshold rule
         looks at), leaving out ``exclude``'s process; O(tier)."""
+        if self._spans is not None:
+            self._per_host()
         h = self.hosts[host] if isinstance(host, int) else host
-        return self.index.load_above(h, tier, exclude)
+        return self._index.load_above(h, tier, exclude)
 
     def threshold_load(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
         """The estimated load the threshold rule reads for ``tier`` on ``host``: tier 0's alone
         (``datacenter.tier_threshold: foreground``, the default) or every tier above
         (``stacked``); leaving out ``exclude``'s process; O(tier)."""
+        if self._spans is not None:
+            self._per_host()
         h = self.hosts[host] if isinstance(host, int) else host
-        return self.index.threshold_load(h, tier, exclude)
+        return self._index.threshold_load(h, tier, exclude)
 
     def is_available(self, host: Host | int, tier: int) -> bool:
         """Whether ``tier`` on ``host`` is idle and accepts a placement; O(1)."""
+        if self._spans is not None:
+            self._per_host()
         hid = host if isinstance(host, int) else host.id
         return hid in self._open[tier]
 
@@ -323,6 +395,8 @@ class Datacenter:
     def choose_hosts(self, job: Job, tier: int, prefer: Sequence[Host] = ()) -> list[Host]:
         """Hosts for ``job`` in ``tier`` by the placement strategy (the broker's, default
         :class:`~cloudsim_py.infrastructure.placement.JobDispatch`)."""
+        if self._spans is not None:
+            self._per_host()
         return self.placement.choose(self, job, tier, prefer)
 
     def speed_of(self, job: Job) -> float:
@@ -357,12 +431,18 @@ class Datacenter:
 
     # ------------------------------------------------------------------ actions
     def start(self, job: Job, tier: int = 0, hosts: Sequence[Host | int] | None = None,
-              size: int | None = None) -> list[Host]:
+              size: int | None = None) -> Sequence[Host]:
         """Start a queued job from scratch in ``tier`` on ``size`` processors (default: the
         size it asks for; a moldable description gives its work at that size); ``hosts[i]``
         runs process i (chosen by the placement strategy when ``None``). Raises
         :class:`CapacityError` if a slot is busy or closed by the threshold, or too few slots
-        are available."""
+        are available. Returns the hosts (a list, or in span mode a
+        :class:`~cloudsim_py.infrastructure.spans.SpanHosts`).
+
+        Cost: in span mode (k = 1, identical hosts, the default placement, nothing has asked
+        for per-host state) O(spans taken) from the idle queue, independent of the width (one
+        span in the usual case); otherwise O(processes) plus the placement's choice and, with
+        k >= 2, the progress model's re-rating of the jobs on the hosts taken."""
         now = self.sim.now
         if job.state is not QUEUED:
             job.refuse(RUNNING, now)
@@ -384,7 +464,16 @@ class Datacenter:
             if n > len(idle):
                 raise CapacityError(f"t={now}: job {job.id} needs {n} slots in tier 0, "
                                     f"{len(idle)} available")
-            placed = self._occupy_one_tier(job, list(islice(idle, n)))
+            spans = self._spans
+            placed: Sequence[Host]
+            if spans is not None:
+                placed = r.hosts = SpanHosts(self.hosts, *spans.take(n))
+                job.tier = r.tier = 0
+                self._running[0][job] = None
+                if self._arrivals is not None:
+                    self._arrivals[0].add(job)
+            else:
+                placed = self._occupy_one_tier(job, list(islice(idle, n)))
             job.state = RUNNING
             if job.first_start is None:
                 job.first_start = now
@@ -393,7 +482,7 @@ class Datacenter:
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)
         else:
-            r.usage = job.desc.usage(n)
+            r.usage = usage_values(job.desc.usage(n))
             placed = self._place(job, tier, hosts)
             job.state = RUNNING
             if job.first_start is None:
@@ -425,7 +514,9 @@ class Datacenter:
 
     def kill(self, job: Job) -> None:
         """Stop a running job and throw its work away (a failed tentative run): it goes back to
-        QUEUED with all its work to do; the caller keeps it in its queue."""
+        QUEUED with all its work to do; the caller keeps it in its queue. Cost: that of
+        :meth:`_vacate` (O(spans) in span mode, else O(processes)), and with k >= 2 the
+        re-rating of the jobs left on its hosts."""
         job.transition(QUEUED, self.sim.now)
         r = job.run
         assert r is not None
@@ -444,7 +535,9 @@ class Datacenter:
 
     def suspend(self, job: Job) -> None:
         """Save a running job's state and free its slots; it keeps its remaining work and
-        remembers where it ran (:meth:`resume` can put it back there)."""
+        remembers where it ran (:meth:`resume` can put it back there). Cost: that of
+        :meth:`_vacate`, and with k >= 2 the re-rating of the jobs left on its hosts (a resume
+        leaves span mode: it places by host)."""
         job.transition(SUSPENDED, self.sim.now)
         r = job.run
         assert r is not None
@@ -514,7 +607,7 @@ class Datacenter:
             return f"tier {tier} does not exist (tiers 0..{self.tiers - 1})"
         if tier == job.tier:
             return f"it already runs in tier {tier}"
-        load_above = self.index.threshold_load
+        load_above = self._index.threshold_load
         for h in job.hosts or ():
             other = h.slots[tier].job
             if other is not None:
@@ -546,7 +639,7 @@ class Datacenter:
             a.job, a.process = None, -1
             idle_s[h.id] = None
             del idle_t[h.id]
-        self.index.hosts_changed(r.hosts)
+        self._index.hosts_changed(r.hosts)
         r.slots = [h.slots[tier] for h in r.hosts]
         del self._running[src][job]
         self._running[tier][job] = None
@@ -614,7 +707,9 @@ class Datacenter:
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
         """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
         when ``None``): the slots, their interference factors, the capacity index; O(processes)
-        plus the placement strategy's choice."""
+        plus the placement strategy's choice. Leaves span mode (:meth:`_per_host`)."""
+        if self._spans is not None:
+            self._per_host()
         if not 0 <= tier < self.tiers:
             self._check_tier(tier)
         if hosts is None:
@@ -630,7 +725,7 @@ class Datacenter:
         assert r is not None
         idle = self._idle[tier]
         usage = r.usage
-        est = job.cpu_estimate
+        est = usage_values(job.cpu_estimate)
         factors = self._factors.draw_many(job, len(placed))
         slots = [h.slots[tier] for h in placed]
         i = 0
@@ -643,7 +738,7 @@ class Datacenter:
             slot.loss = loss
             del idle[slot.host.id]
             i += 1
-        self.index.hosts_changed(placed)
+        self._index.hosts_changed(placed)
         r.slots = slots
         r.hosts = placed
         job.tier = r.tier = tier
@@ -688,9 +783,10 @@ class Datacenter:
             self._arrivals[0].add(job)
         return placed
 
-    def _vacate(self, job: Job) -> list[Host]:
+    def _vacate(self, job: Job) -> Sequence[Host]:
         """Free a job's slots and cancel its finish event; returns its former hosts (also kept
-        as the run's ``last_hosts``)."""
+        as the run's ``last_hosts``). O(spans) in span mode (its spans back at the end of the
+        idle queue), else O(processes) and with k >= 2 the index's update of its hosts."""
         r: RunState = job.run  # type: ignore[assignment]
         if r.finish_event is not None:
             self.sim.events.cancel(r.finish_event)
@@ -699,13 +795,17 @@ class Datacenter:
         idle = self._idle[tier]
         hosts = r.hosts
         assert hosts is not None
-        for h in hosts:
-            slot = h.slots[tier]
-            slot.job = None
-            slot.process = -1
-            idle[h.id] = None
+        spans = self._spans
+        if spans is not None:
+            spans.put(hosts.spans, hosts.ends)   # type: ignore[attr-defined]
+        else:
+            for h in hosts:
+                slot = h.slots[tier]
+                slot.job = None
+                slot.process = -1
+                idle[h.id] = None
         if self.tiers > 1:
-            self.index.hosts_changed(hosts)
+            self._index.hosts_changed(hosts)
         del self._running[tier][job]
         if self._arrivals is not None:
             self._arrivals[tier].remove(job)
@@ -718,6 +818,9 @@ class Datacenter:
 
     # ------------------------------------------------------------------ event actions
     def _job_done(self, job: Job) -> None:
+        """A job's finish event: it ends and frees its slots (:meth:`_vacate`: O(spans) in
+        span mode, whatever its width; else O(processes) and with k >= 2 the re-rating of the
+        jobs sharing its hosts), then the listeners hear of it."""
         now = self.sim.now
         r: RunState = job.run  # type: ignore[assignment]
         r.finish_event = None
@@ -809,10 +912,14 @@ class Datacenter:
 
     # ------------------------------------------------------------------ invariants
     def _check(self) -> None:
-        """Verify the capacity index and every running job; raises AssertionError."""
-        self.index.check()
+        """Verify the capacity index (in span mode: the idle spans) and every running job;
+        raises AssertionError."""
+        if self._spans is not None:
+            self._check_spans()
+        else:
+            self._index.check()
         now = self.sim.now
-        for t in range(self.tiers):
+        for t in range(self.tiers if self._spans is None else 0):
             for job in self._running[t]:
                 r = job.run
                 assert r is not None and r.hosts is not None
@@ -829,12 +936,37 @@ class Datacenter:
             for t, index in enumerate(self._arrivals):
                 assert index.jobs == sorted(self._running[t], key=lambda j: j.order) and \
                     index.keys == [j.order for j in index.jobs], f"tier {t}: arrival index out of date"
-        seen = sum(1 for h in self.hosts for s in h.slots if s.job is not None)
-        held = sum(j.procs for r in self._running for j in r)
-        assert seen == held, f"{seen} busy slots but running jobs hold {held}"
+        if self._spans is None:
+            seen = sum(1 for h in self.hosts for s in h.slots if s.job is not None)
+            held = sum(j.procs for r in self._running for j in r)
+            assert seen == held, f"{seen} busy slots but running jobs hold {held}"
         for job in self.suspended:
             assert job.state is SUSPENDED and job.run is not None and job.run.hosts is None, \
                 f"job {job.id} misfiled as suspended"
+
+    def _check_spans(self) -> None:
+        """Span mode: the idle spans and the running jobs' spans cover every host once, each
+        job holds its size, the idle count is right; O(S log S) for S spans."""
+        q = self._spans
+        assert q is not None
+        every = list(q.spans)
+        assert q.count == sum(b - a for a, b in every), "idle count out of date"
+        now = self.sim.now
+        for job in self._running[0]:
+            r = job.run
+            assert r is not None and isinstance(r.hosts, SpanHosts), f"job {job.id} holds no spans"
+            assert job.state is RUNNING and job.tier == 0 == r.tier, f"job {job.id} misfiled"
+            held = sum(b - a for a, b in r.hosts.spans)
+            assert held == r.hosts.size == job.procs == r.size, f"job {job.id} holds {held} slots"
+            every += r.hosts.spans
+            rem = r.remaining - r.speed * (now - r.settled_at)
+            assert rem >= -1e-6 * max(1.0, r.work), f"job {job.id} remaining {rem} < 0"
+        every.sort()
+        at = 0
+        for a, b in every:
+            assert a == at and b > a, f"hosts {at}..{a} covered twice or not at all"
+            at = b
+        assert at == len(self.hosts), f"hosts {at}.. neither idle nor running"
 
     def __repr__(self) -> str:
         return f"<Datacenter {self.name!r}: {len(self.hosts)} hosts x {self.tiers} tiers>"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence
 import numpy as np
 
 from ..errors import CapacityError
+from ..workload.cpu import usage_values
 from .capacity import INF
 from .host import Host
 
@@ -81,7 +82,7 @@ class JobDispatch:
         hosts = dc.hosts
         if index.tiers == 1:
             return [hosts[i] for i in islice(avail, n)]
-        est = job.cpu_estimate
+        est = usage_values(job.cpu_estimate)
         if est is None:
             chosen_ids = [h.id for h in prefer if h.id in avail][:n] if prefer else []
             if n > len(chosen_ids):

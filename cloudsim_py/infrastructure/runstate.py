@@ -4,7 +4,7 @@ reads a job's ``state``, ``tier`` and ``hosts`` instead."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
@@ -30,14 +30,14 @@ class RunState:
     work: float = 0.0
     usage: tuple[float, ...] | None = None
     tier: int = -1
-    hosts: "list[Host] | None" = None
+    hosts: "Sequence[Host] | None" = None
     slots: "list[TierSlot] | None" = None
     remaining: float = 0.0
     speed: float = 0.0
     settled_at: float = 0.0
     finish_event: Any = None
     restoring: bool = False
-    last_hosts: "list[Host] | None" = None
+    last_hosts: "Sequence[Host] | None" = None
     last_tier: int = -1
     proc_remaining: "list[float] | None" = None
     proc_speed: "list[float] | None" = None

@@ -5,7 +5,7 @@ errors and the descriptions."""
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import attrs
 
@@ -143,7 +143,7 @@ class Job:
 
     # -- read-only views of the run state -------------------------------------------------
     @property
-    def hosts(self) -> list | None:
+    def hosts(self) -> Sequence | None:
         """Hosts of the current run, one per process (``None`` when not running)."""
         run = self.run
         return run.hosts if run is not None else None
