@@ -32,10 +32,16 @@ def _line(mark: Any) -> int:
     return mark.line + 1 if mark is not None else 0
 
 
-def _check_shape(text: str, source: str) -> None:
+def _check_shape(text: str, source: str, loader: Any = _Loader) -> None:
     """Bound nesting depth and alias expansion on the event stream, before anything is built:
     composing is recursive (deep nesting overflows the stack) and converting expands every
-    alias (a few hundred bytes of nested aliases stand for billions of values)."""
+    alias (a few hundred bytes of nested aliases stand for billions of values).
+
+    libyaml (PyYAML >= 6.0.4) has a nesting limit of its own (1,000 levels), met while it scans
+    ahead through a run of opening brackets, before their events reach the check here; then the
+    stream is read again with the pure-Python parser (no such limit, events one by one, no
+    recursion: time linear in the text, at most :data:`MAX_BYTES`), so that the error names the
+    key path as for any other depth."""
     # one frame per open list or mapping: [size, anchor, path, is mapping, next key, index]
     stack: list[list[Any]] = []
     sizes: dict[str, int] = {}
@@ -63,7 +69,7 @@ def _check_shape(text: str, source: str) -> None:
                 top[5] += 1
 
     try:
-        for ev in yaml.parse(text, Loader=_Loader):
+        for ev in yaml.parse(text, Loader=loader):
             if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if len(stack) >= MAX_DEPTH:
                     raise ScenarioError(f"{source}:{_line(ev.start_mark)}: {child_path() or '(top)'}: "
@@ -91,6 +97,8 @@ def _check_shape(text: str, source: str) -> None:
                     continue
                 add(sizes.get(ev.anchor or "", 1), ev)
     except yaml.YAMLError as exc:
+        if loader is not yaml.SafeLoader and "nesting depth" in str(getattr(exc, "problem", "")):
+            _check_shape(text, source, yaml.SafeLoader)
         raise _yaml_error(exc, source) from None
 
 
