@@ -6,7 +6,7 @@ from __future__ import annotations
 from itertools import islice
 
 from .base import Broker, register_broker
-from .ends import EstimatedEnds
+from .ends import EstimatedEnds, backfill, reservation
 
 
 @register_broker("easy", "EASY backfilling: reserve for the queue head, backfill what cannot delay it")
@@ -44,35 +44,11 @@ class EasyBroker(Broker):
         if len(jobs) < 2 or free == 0:
             return
         shadow, extra = self._reservation(jobs[0].procs, free)
-        backfilled = False
-        for job in islice(jobs, 1, None):   # no copy of the queue per pass
-            p = job.procs
-            if p > free:
-                continue
-            if now + job.runtime_estimate <= shadow:
-                pass
-            elif p <= extra:
-                extra -= p
-            else:
-                continue
-            dc.start(job, 0)
-            free -= p
-            backfilled = True
-            if free == 0:
-                break
-        if backfilled:
+        if backfill(dc, islice(jobs, 1, None), now, free, shadow, extra):   # no copy of the queue
             queue.drop_started()
 
     def _reservation(self, need: int, free: int) -> tuple[float, int]:
-        """Shadow time and extra processors for a head job of ``need`` processors."""
-        acc = free
-        shadow = None
-        for end, _, procs in self.ends:
-            if shadow is not None and end > shadow:
-                break
-            acc += procs
-            if shadow is None and acc >= need:
-                shadow = end
-        if shadow is None:  # the head fits the machine, so only foreign jobs can cause this
-            return float("inf"), 0
-        return shadow, acc - need
+        """Shadow time and extra processors for a head job of ``need`` processors
+        (:func:`~cloudsim_py.brokers.ends.reservation`; a method, so that a subclass or a test
+        probe can watch the reservations given)."""
+        return reservation(self.ends, need, free)

@@ -30,14 +30,13 @@ Only the ``k`` visible jobs are read per decision; backfilling scans the queue a
 
 from __future__ import annotations
 
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import PolicySpecError
 from ..workload.job import JobState
-from .ends import EstimatedEnds
+from .ends import EstimatedEnds, backfill, reservation
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infrastructure.datacenter import Datacenter
@@ -47,7 +46,6 @@ if TYPE_CHECKING:  # pragma: no cover
 #: units of ``time_scale``, processors as a fraction of the hosts), fits now (0 or 1)
 JOB_FEATURES = 4
 QUEUED = JobState.QUEUED
-INF = float("inf")
 
 
 class InvalidAction(PolicySpecError):
@@ -58,24 +56,6 @@ class InvalidAction(PolicySpecError):
 def observation_size(k: int, tiers: int) -> int:
     """Length of the observation vector of :class:`PickingPass` for ``k`` jobs and ``tiers``."""
     return k * JOB_FEATURES + tiers + 1
-
-
-def reservation(ends: EstimatedEnds, need: int, free: int) -> tuple[float, int]:
-    """EASY's shadow time and extra processors for a job of ``need`` processors when ``free``
-    are idle now and ``need > free``: the earliest estimated end at which enough processors are
-    free, and what is left then after the job takes its share, counting every running job that
-    ends by then (ties included). ``inf, 0`` if the running jobs never free enough."""
-    acc = free
-    shadow = None
-    for end, _, procs in ends:
-        if shadow is not None and end > shadow:
-            break
-        acc += procs
-        if shadow is None and acc >= need:
-            shadow = end
-    if shadow is None:
-        return INF, 0
-    return shadow, acc - need
 
 
 class PickingPass:
@@ -205,25 +185,8 @@ class PickingPass:
         else:
             assert self.ends is not None
             shadow, extra = reservation(self.ends, need, free)
-        dc = self.dc
-        backfilled = 0
-        for job in self.jobs:
-            if job is head:
-                continue
-            p = job.procs
-            if p > free:
-                continue
-            if now + job.runtime_estimate <= shadow:
-                pass
-            elif p <= extra:
-                extra -= p
-            else:
-                continue
-            dc.start(job, 0)
-            free -= p
-            backfilled += 1
-            if free == 0:
-                break
+        backfilled = backfill(self.dc, (job for job in self.jobs if job is not head), now, free,
+                              shadow, extra)
         if backfilled:
             self.started += backfilled
             self.queue.drop_started()

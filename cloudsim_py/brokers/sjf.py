@@ -3,7 +3,8 @@ shortest runtime estimate is the head (ties: the earliest arrival); heads start 
 the first that does not fit gets EASY's reservation, and the other waiting jobs are backfilled
 around it in *arrival* order. Written on its own, not with the job-picking pass
 (``brokers/picking.py``), so that the JobPicking environment's equivalence with it is a real
-check (tests/learning)."""
+check of the pass's decisions (tests/learning); the reservation and the backfill are EASY's own
+(``brokers/ends.py``), as in the pass."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from .base import register_broker
 from .easy import EasyBroker
+from .ends import backfill
 
 
 @register_broker("sjf-backfill", "Shortest estimate first, EASY reservation for it, backfill in arrival order")
@@ -37,25 +39,7 @@ class SjfBackfillBroker(EasyBroker):
         if len(jobs) < 2 or free == 0:
             return
         shadow, extra = self._reservation(head.procs, free)
-        started = False
-        for job in jobs:
-            if job is head:
-                continue
-            p = job.procs
-            if p > free:
-                continue
-            if now + job.runtime_estimate <= shadow:
-                pass
-            elif p <= extra:
-                extra -= p
-            else:
-                continue
-            dc.start(job, 0)
-            free -= p
-            started = True
-            if free == 0:
-                break
-        if started:
+        if backfill(dc, (job for job in jobs if job is not head), now, free, shadow, extra):
             self.queue.drop_started()
 
 
