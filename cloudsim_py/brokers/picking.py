@@ -30,7 +30,7 @@ Only the ``k`` visible jobs are read per decision; backfilling scans the queue a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -51,6 +51,25 @@ QUEUED = JobState.QUEUED
 class InvalidAction(PolicySpecError):
     """An action out of ``range(k + 1)`` or masked at this decision; ``path`` names the option
     that chose it (``action`` in the environment, ``params.policy`` in the learned broker)."""
+
+
+def checked_action(action: Any, active: bool, now: float, mask: np.ndarray, path: str,
+                   why: "Callable[[int], str] | None" = None) -> int:
+    """``action`` as an int, checked against a pass's state: a decision pending (``active``),
+    an integer in ``range(len(mask))``, legal by ``mask`` (``why(a)`` says why not, if given).
+    Errors are :class:`InvalidAction` naming ``path``, and change nothing."""
+    if not active:
+        raise InvalidAction(path, f"t={now}: no decision is pending")
+    try:
+        a = int(action)
+    except (TypeError, ValueError):
+        raise InvalidAction(path, f"t={now}: expected an integer action, got {action!r}") from None
+    last = mask.shape[0] - 1
+    if not 0 <= a <= last or a != action:
+        raise InvalidAction(path, f"t={now}: action {action!r} out of range 0..{last}")
+    if not mask[a]:
+        raise InvalidAction(path, f"t={now}: action {a} is masked" + (f" ({why(a)})" if why else ""))
+    return a
 
 
 def observation_size(k: int, tiers: int) -> int:
@@ -132,16 +151,7 @@ class PickingPass:
         """Carry out ``action`` (an int in ``range(k + 1)``, legal by :attr:`mask`); returns
         whether the pass goes on (a new decision at the same instant). An illegal action is an
         :class:`InvalidAction` naming ``path``, and changes nothing."""
-        if not self.active:
-            raise InvalidAction(path, f"t={self.now}: no decision is pending")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise InvalidAction(path, f"t={self.now}: expected an integer action, got {action!r}") from None
-        if not 0 <= a <= self.k or a != action:
-            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.k}")
-        if not self.mask[a]:
-            raise InvalidAction(path, f"t={self.now}: action {a} is masked ({self._why(a)})")
+        a = checked_action(action, self.active, self.now, self.mask, path, self._why)
         jobs = self.jobs
         if a == self.k:
             if self.backfill:

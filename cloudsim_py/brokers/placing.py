@@ -32,12 +32,12 @@ at the first that qualifies in each tier)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from ..errors import PolicySpecError
-from .picking import InvalidAction
+from .picking import InvalidAction, checked_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infrastructure.datacenter import Datacenter
@@ -97,16 +97,7 @@ class PlacementPass:
     def apply(self, action: Any, path: str = "action") -> bool:
         """Carry out ``action``; returns whether the pass goes on. An illegal action is an
         :class:`InvalidAction` naming ``path``, and changes nothing."""
-        if not self.active:
-            raise InvalidAction(path, f"t={self.now}: no decision is pending")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise InvalidAction(path, f"t={self.now}: expected an integer action, got {action!r}") from None
-        if not 0 <= a <= self.restart_action or a != action:
-            raise InvalidAction(path, f"t={self.now}: action {action!r} out of range 0..{self.restart_action}")
-        if not self.mask[a]:
-            raise InvalidAction(path, f"t={self.now}: action {a} is masked")
+        a = checked_action(action, self.active, self.now, self.mask, path)
         if a == self.wait_action:
             self.active = False
             return False
@@ -127,30 +118,28 @@ class PlacementPass:
         self._observe()
         return True
 
-    def _promotable(self) -> Any:
-        """The oldest running job above tier 0 that can swap one tier down the numbers."""
-        dc = self.dc
+    def _oldest_above(self, qualifies: "Callable[[Any, int], bool]") -> Any:
+        """The oldest running job of a tier above 0 for which ``qualifies(job, tier)`` holds:
+        in each tier the first in arrival order that does, then the oldest of those;
+        O(running jobs above tier 0) at worst."""
         best = None
         for t in range(1, self.tiers):
-            for job in dc.running_by_arrival(t):
-                if dc.can_swap(job, t - 1):
+            for job in self.dc.running_by_arrival(t):
+                if qualifies(job, t):
                     if best is None or job.order < best.order:
                         best = job
                     break
         return best
 
+    def _promotable(self) -> Any:
+        """The oldest running job above tier 0 that can swap one tier down the numbers."""
+        can_swap = self.dc.can_swap
+        return self._oldest_above(lambda job, t: can_swap(job, t - 1))
+
     def _restartable(self) -> Any:
         """The oldest running job above tier 0 that fits the idle tier-0 VMs."""
-        dc = self.dc
-        idle = dc.idle(0)
-        best = None
-        for t in range(1, self.tiers):
-            for job in dc.running_by_arrival(t):
-                if job.procs <= idle:
-                    if best is None or job.order < best.order:
-                        best = job
-                    break
-        return best
+        idle = self.dc.idle(0)
+        return self._oldest_above(lambda job, t: job.procs <= idle)
 
     def _observe(self) -> None:
         dc = self.dc
