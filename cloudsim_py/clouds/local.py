@@ -1229,10 +1229,14 @@ class LocalCloud:
     # ------------------------------------------------------------------ the pass
     def _free_now(self, now: float) -> dict[int, float]:
         """The VMs free now in the slot table and idle in the datacenter, with how long each
-        stays free (``inf``: for good), in id order."""
-        ids, until = self.table.free_at(now)
+        stays free (``inf``: for good), in id order. O(V) in plain Python
+        (:meth:`SlotTable.free_pairs`), O(W) in numpy when that cannot answer."""
         idle = self.dc.idle_hosts(0)
         inf = INF
+        pairs = self.table.free_pairs(now)
+        if pairs is not None:
+            return {v: (u if u < BIG else inf) for v, u in pairs if v in idle}
+        ids, until = self.table.free_at(now)
         return {v: (u if u < BIG else inf) for v, u in zip(ids.tolist(), until.tolist()) if v in idle}
 
     def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
@@ -1306,17 +1310,20 @@ class LocalCloud:
                     held = True
                     fit = self._fit(p, now, free, ends)
                 if fit is not None:
+                    gone = [free[v] for v in fit[1]]
                     self._take(p, fit[1], fit[0], now, free, None)
                 elif head is None and self.fill_gaps and not p.hard:
                     gap = self._gap_fit(p, now, free)
                     if gap is not None:
+                        gone = [free[v] for v in gap[1]]
                         self._take(p, gap[1], gap[0], now, free, gap[2])
                         fit = gap[:2]
                 if fit is not None:
                     started.append(p)
                     if not free:
                         break
-                    ends = sorted(free.values())
+                    for u in gone:            # ends stays sorted(free.values())
+                        del ends[bisect_left(ends, u)]
                     continue
             if head is None:
                 head = p
@@ -1326,8 +1333,21 @@ class LocalCloud:
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
-        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
+        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can.
+        O(log V) when it cannot (a bisection in ``ends``), O(V) when it can; a lease never
+        started has one way to begin, checked without building :meth:`_options`."""
         n = p.job.procs
+        if not p.started:                    # FRESH, as _options gives it, inlined
+            need = now + p.xfer + p.left + p.shutdown
+            if len(ends) - bisect_left(ends, need) < n:
+                return None
+            fits = []
+            for v, u in free.items():
+                if u >= need:
+                    fits.append(v)
+                    if len(fits) == n:
+                        break
+            return FRESH, tuple(fits)
         for how, _, only in self._options(p):
             need = self._run_start(p, how, now) + p.left + p.shutdown
             if only is not None:
@@ -1373,6 +1393,8 @@ class LocalCloud:
         best = None
         for how, prep, only in self._options(p):
             span = prep + p.left + p.shutdown
+            if best is not None and now + span >= best[0] + best[1]:
+                continue                      # cannot end earlier: its start is at least now
             t, vms = self.table.earliest_start(n, _positive(span), now, only)
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)
