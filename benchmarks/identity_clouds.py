@@ -121,7 +121,10 @@ def run_case(tree: str, kind: str, args: list[str]) -> dict[str, str]:
     out = tempfile.mkdtemp(prefix="cloudsim-id-")
     try:
         env = {**os.environ, "PYTHONPATH": tree}
-        env.setdefault("CLOUDSIM_PY_LEASES", os.path.join(os.path.dirname(REPO), "shared", "leases"))
+        # the base tree is a temporary folder: the shared data is named from this tree's place
+        for var, sub in (("CLOUDSIM_PY_LEASES", "leases"), ("CLOUDSIM_PY_WORKFLOWS", "workflows"),
+                         ("CLOUDSIM_PY_TRACES", "traces")):
+            env.setdefault(var, os.path.join(os.path.dirname(REPO), "shared", sub))
         r = subprocess.run([sys.executable, "-c", CHILD, tree, kind, out, *args], env=env,
                            cwd=tree, capture_output=True, text=True)
         if r.returncode != 0:

@@ -1417,8 +1417,10 @@ class LocalCloud:
         taken at the first quote after a booking changed, at time ``t0``): a duration longer
         than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
         after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
-        otherwise one :meth:`SlotTable.earliest_start`, remembered for the same state, time and
-        question (tasks of one type ask the same)."""
+        the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
+        not_before``: no numpy at all); otherwise a vectorised count of the VMs free over the
+        task's interval (O(W)) and, if too few, one :meth:`SlotTable.earliest_start`,
+        remembered for the same state, time and question (tasks of one type ask the same)."""
         if n > self.n_vms:
             return INF
         now = self.dc.now
@@ -1426,8 +1428,10 @@ class LocalCloud:
         prof = self._profile(hard, now)
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
-        if d > prof[3]:
-            h = prof[2][n - 1]
+        h = prof[2][n - 1]
+        if h <= nb or d > prof[3]:
+            # n VMs are free for good from not_before on (their last bookings end by then), or
+            # the duration fits in no gap: after the horizons
             return h if h > nb else nb
         table = self.hard if hard else self.table
         if table.free_count(np.array([nb]), np.array([nb + d]))[0] >= n:
@@ -1478,11 +1482,14 @@ class LocalCloud:
         d = np.where(duration > 0, duration, TINY)
         n_vms = self.n_vms
         too_big = int(n.max()) > n_vms
-        q = np.maximum(prof[4][(np.minimum(n, n_vms) if too_big else n) - 1], nb)
+        h = prof[4][(np.minimum(n, n_vms) if too_big else n) - 1]
+        q = np.maximum(h, nb)
         if too_big:
             q[n > n_vms] = INF
         if float(d.min()) <= prof[3]:                                     # some may fit in a gap
-            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms))
+            # those whose n-th horizon is by their not-before have n VMs free for good from
+            # then: q is already their answer
+            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms) & (h > nb))
             table = self.hard if hard else self.table
             start = nb[gap]
             now_ok = table.free_count(start, start + d[gap]) >= n[gap]
