@@ -485,6 +485,8 @@ class DagScheduler(CloudScheduler):
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round
         is waiting for answers."""
+        if self._round is not None:          # most calls: a round is out, nothing to do
+            return
         fed = self._fed()
         clouds = len(fed.clouds)
         while self._round is None:

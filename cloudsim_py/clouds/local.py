@@ -1293,7 +1293,10 @@ class LocalCloud:
     def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
               started: list[Plan]) -> tuple[Plan | None, bool]:
         """Start what fits of ``plans`` on ``free`` (see :meth:`schedule`); returns the first
-        blocked lease and whether its reservation is held in ``free``."""
+        blocked lease and whether its reservation is held in ``free``. ``ends`` (the free VMs'
+        free-until times, sorted) is sorted once per walk and after the head's hold, and a start
+        removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
+        every free VM's time per start)."""
         if head is not None and not self.options.backfill:
             return head, held                 # strict FCFS: nothing passes a blocked lease
         ends = sorted(free.values())          # how long the free VMs stay free, ascending

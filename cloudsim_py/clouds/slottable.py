@@ -299,7 +299,7 @@ class SlotTable:
         plain Python (for a cloud of a few hundred VMs cheaper than the three arrays numpy would
         make of them); ``None`` in :meth:`free_at`'s O(W) case (a VM whose first booking ended by
         ``t`` and whose second began by then). O(V)."""
-        out = []
+        out: list[tuple[int, float]] = []
         append = out.append
         for v, (f, e, s2) in enumerate(zip(self._fs, self._fe, self._ss)):
             if f > t:
