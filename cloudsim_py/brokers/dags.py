@@ -418,7 +418,8 @@ class DagScheduler(CloudScheduler):
 
     # ------------------------------------------------------------------ jobs arriving
     def submit_dag(self, dag: DagJob) -> None:
-        """A DAG job submitted to this cloud: partition it into tasks (section III-A)."""
+        """A DAG job submitted to this cloud: partition it into tasks (section III-A). O(tasks x
+        clouds): each task's execution time on each cloud is looked up once."""
         fed = self._fed()
         fed.log.submitted += 1
         clouds = fed.clouds
