@@ -418,12 +418,17 @@ class DagScheduler(CloudScheduler):
 
     # ------------------------------------------------------------------ jobs arriving
     def submit_dag(self, dag: DagJob) -> None:
-        """A DAG job submitted to this cloud: partition it into tasks (section III-A)."""
+        """A DAG job submitted to this cloud: partition it into tasks (section III-A). O(tasks x
+        clouds): each task's execution time on each cloud is looked up once."""
         fed = self._fed()
         fed.log.submitted += 1
         clouds = fed.clouds
+        model = fed.model
+        types = [c.vm_type for c in clouds]
         try:
-            fed.model.check(dag, [c.vm_type for c in clouds])
+            # each task's time on every cloud, once (ExecutionModel.check's loop, in its order:
+            # the same first error); the task orders and FDLS's priorities read these
+            times = {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         except PlatformError as exc:
             fed.log.refuse(dag, str(exc))
             log.warning("job %s refused: %s", dag.id, exc)
@@ -431,8 +436,6 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
-        model = fed.model
-        types = [c.vm_type for c in clouds]
         for task in dag.order:
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
@@ -443,7 +446,7 @@ class DagScheduler(CloudScheduler):
             image = float(data.get("image_mb", 0.0))
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
                                      vms, [c.transfer_s(image) for c in clouds],
-                                     [model.time(dag, task, v) for v in types])
+                                     times[task])
         self._prepare(run)
         self._runs[run] = None
         for task in dag.entry_tasks():
@@ -483,6 +486,8 @@ class DagScheduler(CloudScheduler):
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round
         is waiting for answers."""
+        if self._round is not None:          # most calls: a round is out, nothing to do
+            return
         fed = self._fed()
         clouds = len(fed.clouds)
         while self._round is None:
@@ -737,9 +742,11 @@ class FdlsScheduler(DagScheduler):
 
     def _prepare(self, run: DagRun) -> None:
         fed = self._fed()
-        vms = [c.vm_type for c in fed.clouds]
         dag = run.dag
-        w = {t: fed.model.mean_time(dag, t, vms) for t in dag.order}
+        orders = run.orders
+        # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
+        # computed again)
+        w = {t: math.fsum(orders[t].exec) / len(orders[t].exec) for t in dag.order}
         c = comm_costs(dag, fed.mean_bandwidth()) if len(fed.clouds) > 1 else None
         run.plist = priority_list(dag, cpop_priority(dag, w, c))
         run.pos = {t: i for i, t in enumerate(run.plist)}

@@ -1229,10 +1229,14 @@ class LocalCloud:
     # ------------------------------------------------------------------ the pass
     def _free_now(self, now: float) -> dict[int, float]:
         """The VMs free now in the slot table and idle in the datacenter, with how long each
-        stays free (``inf``: for good), in id order."""
-        ids, until = self.table.free_at(now)
+        stays free (``inf``: for good), in id order. O(V) in plain Python
+        (:meth:`SlotTable.free_pairs`), O(W) in numpy when that cannot answer."""
         idle = self.dc.idle_hosts(0)
         inf = INF
+        pairs = self.table.free_pairs(now)
+        if pairs is not None:
+            return {v: (u if u < BIG else inf) for v, u in pairs if v in idle}
+        ids, until = self.table.free_at(now)
         return {v: (u if u < BIG else inf) for v, u in zip(ids.tolist(), until.tolist()) if v in idle}
 
     def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
@@ -1289,7 +1293,10 @@ class LocalCloud:
     def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
               started: list[Plan]) -> tuple[Plan | None, bool]:
         """Start what fits of ``plans`` on ``free`` (see :meth:`schedule`); returns the first
-        blocked lease and whether its reservation is held in ``free``."""
+        blocked lease and whether its reservation is held in ``free``. ``ends`` (the free VMs'
+        free-until times, sorted) is sorted once per walk and after the head's hold, and a start
+        removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
+        every free VM's time per start)."""
         if head is not None and not self.options.backfill:
             return head, held                 # strict FCFS: nothing passes a blocked lease
         ends = sorted(free.values())          # how long the free VMs stay free, ascending
@@ -1306,17 +1313,20 @@ class LocalCloud:
                     held = True
                     fit = self._fit(p, now, free, ends)
                 if fit is not None:
+                    gone = [free[v] for v in fit[1]]
                     self._take(p, fit[1], fit[0], now, free, None)
                 elif head is None and self.fill_gaps and not p.hard:
                     gap = self._gap_fit(p, now, free)
                     if gap is not None:
+                        gone = [free[v] for v in gap[1]]
                         self._take(p, gap[1], gap[0], now, free, gap[2])
                         fit = gap[:2]
                 if fit is not None:
                     started.append(p)
                     if not free:
                         break
-                    ends = sorted(free.values())
+                    for u in gone:            # ends stays sorted(free.values())
+                        del ends[bisect_left(ends, u)]
                     continue
             if head is None:
                 head = p
@@ -1326,8 +1336,21 @@ class LocalCloud:
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
-        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can."""
+        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can.
+        O(log V) when it cannot (a bisection in ``ends``), O(V) when it can; a lease never
+        started has one way to begin, checked without building :meth:`_options`."""
         n = p.job.procs
+        if not p.started:                    # FRESH, as _options gives it, inlined
+            need = now + p.xfer + p.left + p.shutdown
+            if len(ends) - bisect_left(ends, need) < n:
+                return None
+            fits = []
+            for v, u in free.items():
+                if u >= need:
+                    fits.append(v)
+                    if len(fits) == n:
+                        break
+            return FRESH, tuple(fits)
         for how, _, only in self._options(p):
             need = self._run_start(p, how, now) + p.left + p.shutdown
             if only is not None:
@@ -1373,6 +1396,8 @@ class LocalCloud:
         best = None
         for how, prep, only in self._options(p):
             span = prep + p.left + p.shutdown
+            if best is not None and now + span >= best[0] + best[1]:
+                continue                      # cannot end earlier: its start is at least now
             t, vms = self.table.earliest_start(n, _positive(span), now, only)
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)
@@ -1395,8 +1420,10 @@ class LocalCloud:
         taken at the first quote after a booking changed, at time ``t0``): a duration longer
         than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
         after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
-        otherwise one :meth:`SlotTable.earliest_start`, remembered for the same state, time and
-        question (tasks of one type ask the same)."""
+        the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
+        not_before``: no numpy at all); otherwise a vectorised count of the VMs free over the
+        task's interval (O(W)) and, if too few, one :meth:`SlotTable.earliest_start`,
+        remembered for the same state, time and question (tasks of one type ask the same)."""
         if n > self.n_vms:
             return INF
         now = self.dc.now
@@ -1404,8 +1431,10 @@ class LocalCloud:
         prof = self._profile(hard, now)
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
-        if d > prof[3]:
-            h = prof[2][n - 1]
+        h = prof[2][n - 1]
+        if h <= nb or d > prof[3]:
+            # n VMs are free for good from not_before on (their last bookings end by then), or
+            # the duration fits in no gap: after the horizons
             return h if h > nb else nb
         table = self.hard if hard else self.table
         if table.free_count(np.array([nb]), np.array([nb + d]))[0] >= n:
@@ -1456,11 +1485,14 @@ class LocalCloud:
         d = np.where(duration > 0, duration, TINY)
         n_vms = self.n_vms
         too_big = int(n.max()) > n_vms
-        q = np.maximum(prof[4][(np.minimum(n, n_vms) if too_big else n) - 1], nb)
+        h = prof[4][(np.minimum(n, n_vms) if too_big else n) - 1]
+        q = np.maximum(h, nb)
         if too_big:
             q[n > n_vms] = INF
         if float(d.min()) <= prof[3]:                                     # some may fit in a gap
-            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms))
+            # those whose n-th horizon is by their not-before have n VMs free for good from
+            # then: q is already their answer
+            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms) & (h > nb))
             table = self.hard if hard else self.table
             start = nb[gap]
             now_ok = table.free_count(start, start + d[gap]) >= n[gap]

@@ -139,12 +139,36 @@ class SlotTable:
         self._dirty.update(vms)
 
     def _sync(self) -> None:
-        """Bring the window arrays up to date (the rows of the VMs changed since)."""
+        """Bring the window arrays up to date (the rows of the VMs changed since): each row made
+        as a plain list, then all of them written with one fancy-indexed assignment per array.
+        O(c K) in Python and two numpy calls (``c`` VMs changed, ``K`` the row width), instead
+        of four numpy calls per row (:meth:`_write_row`)."""
         dirty = self._dirty
-        if dirty:
-            for v in dirty:
-                self._write_row(v)
-            dirty.clear()
+        if not dirty:
+            return
+        if len(dirty) == 1:
+            self._write_row(dirty.pop())
+            return
+        busy = self._busy
+        rows = list(dirty)
+        dirty.clear()
+        self._grow(max([len(busy[v]) for v in rows]))
+        w = self._width + 1
+        big = BIG
+        pad = [big] * w
+        los = []
+        his = []
+        for v in rows:
+            b = busy[v]
+            k = len(b)
+            if k:
+                los.append([-big, *[x[1] for x in b], *pad[k + 1:]])
+                his.append([*[x[0] for x in b], *pad[k:]])
+            else:
+                los.append([-big, *pad[1:]])
+                his.append(pad)
+        self._lo[rows] = los
+        self._hi[rows] = his
 
     def _write_row(self, v: int) -> None:
         """Mirror VM ``v``'s bookings in the window arrays (grown when a row is full)."""
@@ -269,6 +293,22 @@ class SlotTable:
         rows, cols = np.nonzero(inside)
         until = hi[rows, cols]
         return (cand[rows] if cand is not None else rows), until
+
+    def free_pairs(self, t: float) -> list[tuple[int, float]] | None:
+        """:meth:`free_at` of all VMs as ``(id, until)`` pairs in id order, from the summaries in
+        plain Python (for a cloud of a few hundred VMs cheaper than the three arrays numpy would
+        make of them); ``None`` in :meth:`free_at`'s O(W) case (a VM whose first booking ended by
+        ``t`` and whose second began by then). O(V)."""
+        out: list[tuple[int, float]] = []
+        append = out.append
+        for v, (f, e, s2) in enumerate(zip(self._fs, self._fe, self._ss)):
+            if f > t:
+                append((v, f))
+            elif e <= t:
+                if s2 <= t:
+                    return None
+                append((v, s2))
+        return out
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,
