@@ -108,6 +108,17 @@ def process_speed(slots: list, tier: int, idle_floor: float) -> float:
     return 1.0
 
 
+_UNSEEN = object()
+
+
+def _current(run: Any) -> "SlowestSpeed | None":
+    """``run``'s :class:`SlowestSpeed` if it is current (built from its present slots)."""
+    if run is None:
+        return None
+    ss = run.speeds
+    return ss if ss is not None and ss.of is run.slots else None
+
+
 class ProgressModel(ABC):
     """Base: settle work at the old speed, take the new speed, move the finish event.
 
@@ -311,7 +322,10 @@ class TwoTierProgress(ProgressModel):
         O(log d) per changed slot of a wide job, plus the re-rating."""
         floor = self.floor
         keeps = self.keeps_slowest
-        jobs: dict[Any, None] = {}
+        # job -> its current SlowestSpeed, or None (narrow, not built yet, out of date, or
+        # not kept): looked up once per job and refresh
+        jobs: dict[Any, Any] = {}
+        get = jobs.get
         for h in hosts:
             fg, bg = h.slots
             a, b = fg.job, bg.job
@@ -319,12 +333,11 @@ class TwoTierProgress(ProgressModel):
             if a is not None:
                 old = fg.speed
                 fg.speed = new = (1.0 - fg.loss if b is not None else 1.0) * hs
-                if keeps and new != old:
-                    r = a.run
-                    ss = r.speeds if r is not None else None
-                    if ss is not None and ss.of is r.slots:
-                        ss.replace(old, new)
-                jobs[a] = None
+                ss = get(a, _UNSEEN)
+                if ss is _UNSEEN:
+                    ss = jobs[a] = _current(a.run) if keeps else None
+                if ss is not None and new != old:
+                    ss.replace(old, new)
             if b is not None:
                 old = bg.speed
                 if a is None:
@@ -335,12 +348,11 @@ class TwoTierProgress(ProgressModel):
                         left = floor
                     share = left / bg.cpu
                     bg.speed = new = bg.eff * (share if share < 1.0 else 1.0) * hs
-                if keeps and new != old:
-                    r = b.run
-                    ss = r.speeds if r is not None else None
-                    if ss is not None and ss.of is r.slots:
-                        ss.replace(old, new)
-                jobs[b] = None
+                ss = get(b, _UNSEEN)
+                if ss is _UNSEEN:
+                    ss = jobs[b] = _current(b.run) if keeps else None
+                if ss is not None and new != old:
+                    ss.replace(old, new)
         self.rerate(jobs)
 
 
