@@ -711,7 +711,9 @@ class Datacenter:
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
         """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
         when ``None``): the slots, their interference factors, the capacity index; O(processes)
-        plus the placement strategy's choice. Leaves span mode (:meth:`_per_host`)."""
+        plus the placement strategy's choice (with two tiers a job wider than
+        :data:`WIDE_INDEX` updates the index in numpy: :meth:`CapacityIndex.tier_changed`).
+        Leaves span mode (:meth:`_per_host`)."""
         if self._spans is not None:
             self._per_host()
         if not 0 <= tier < self.tiers:
