@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
+from collections import Counter
+from heapq import heapify, heappop, heappush
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
@@ -29,6 +31,58 @@ from ..workload.job import JobState
 _EPS = 1e-9
 _speed_of = attrgetter("speed")
 RUNNING = JobState.RUNNING
+
+#: a job of more than this many processes keeps its slots' speeds in a :class:`SlowestSpeed`
+#: (two tiers, ``lockstep``): narrower ones take the ``min`` of their slots, cheaper there
+WIDE_SPEEDS = 32
+
+
+class SlowestSpeed:
+    """The speeds of one run's slots as a multiset (each distinct speed and how many slots run
+    at it) with a lazy min-heap of the distinct speeds, so that a wide job's slowest process is
+    kept as the slots around it change instead of found again over its whole width.
+
+    ``of``: the run's list of slots it was built from (the run's ``slots`` being another list,
+    after a placement, a resume or a swap, means it is out of date: rebuild it). Equal to
+    ``min`` over the slots' speeds (tests/execution/test_slowest_speed.py)."""
+
+    __slots__ = ("of", "counts", "heap")
+
+    def __init__(self, slots: list) -> None:
+        """Built from the slots' current speeds; O(n) for n slots (the counting in C)."""
+        self.of = slots
+        self.counts: dict[float, int] = dict(Counter(map(_speed_of, slots)))
+        self.heap = list(self.counts)
+        heapify(self.heap)
+
+    def replace(self, old: float, new: float) -> None:
+        """One slot's speed went from ``old`` (which must be held) to ``new``; O(log d) for d
+        distinct speeds, amortized (a heap grown to more than twice the distinct speeds is
+        rebuilt)."""
+        counts = self.counts
+        n = counts[old] - 1
+        if n:
+            counts[old] = n
+        else:
+            del counts[old]
+        if new in counts:
+            counts[new] += 1
+        else:
+            counts[new] = 1
+            heap = self.heap
+            heappush(heap, new)
+            if len(heap) > 2 * len(counts) + 16:
+                self.heap = heap = list(counts)
+                heapify(heap)
+
+    def min(self) -> float:
+        """The slowest speed held; O(1), plus the lazy removal of speeds no slot runs at
+        (amortized O(log d) per :meth:`replace`)."""
+        heap = self.heap
+        counts = self.counts
+        while heap[0] not in counts:
+            heappop(heap)
+        return heap[0]
 
 
 def process_speed(slots: list, tier: int, idle_floor: float) -> float:
@@ -54,6 +108,17 @@ def process_speed(slots: list, tier: int, idle_floor: float) -> float:
     return 1.0
 
 
+_UNSEEN = object()
+
+
+def _current(run: Any) -> "SlowestSpeed | None":
+    """``run``'s :class:`SlowestSpeed` if it is current (built from its present slots)."""
+    if run is None:
+        return None
+    ss = run.speeds
+    return ss if ss is not None and ss.of is run.slots else None
+
+
 class ProgressModel(ABC):
     """Base: settle work at the old speed, take the new speed, move the finish event.
 
@@ -65,6 +130,9 @@ class ProgressModel(ABC):
     #: a job's speed is its slowest slot's (:meth:`job_speed` as defined here): :meth:`rerate`
     #: reads it inline instead of calling the method
     slowest_slot = True
+    #: :meth:`refresh` keeps each wide run's :class:`SlowestSpeed` (``run.speeds``) as it
+    #: writes the slots' speeds, and :meth:`rerate` reads a wide job's slowest speed there
+    keeps_slowest = False
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
                  per_process: bool = False) -> None:
@@ -120,7 +188,9 @@ class ProgressModel(ABC):
 
     def rerate(self, jobs: Iterable[Any]) -> None:
         """Settle each job at its old speed, take the new one (0 while it pays a migration
-        cost) and move its finish event; O(processes) per job."""
+        cost) and move its finish event; O(processes) per job, except for a job of more than
+        :data:`WIDE_SPEEDS` processes in a model that ``keeps_slowest``: O(1) amortized there
+        (its :class:`SlowestSpeed`, built in O(processes) when its slots change)."""
         sim = self.sim
         now = sim.now
         events = sim.events
@@ -130,6 +200,7 @@ class ProgressModel(ABC):
             self._rerate_processes(jobs)
             return
         job_speed = None if self.slowest_slot else self.job_speed
+        keeps = self.keeps_slowest
         cancel = events.cancel
         push = events.push
         for job in jobs:
@@ -143,6 +214,11 @@ class ProgressModel(ABC):
                 r.settled_at = now
             if r.restoring:
                 new = 0.0
+            elif keeps and r.size > WIDE_SPEEDS:   # kept by refresh as the slots changed
+                ss = r.speeds
+                if ss is None or ss.of is not r.slots:
+                    ss = r.speeds = SlowestSpeed(r.slots)
+                new = float(ss.min())
             elif job_speed is None:   # the slowest process's speed, as job_speed has it, inlined
                 new = float(min(map(_speed_of, r.slots)))
             else:
@@ -229,30 +305,54 @@ class OneTierProgress(ProgressModel):
 class TwoTierProgress(ProgressModel):
     """Two tiers: the two-tier papers' equations inlined (Liu 2015 eqs. 1-2). Fast path of
     every consolidation run; equal to :class:`KTierProgress` on two tiers
-    (tests/execution/test_progress.py)."""
+    (tests/execution/test_progress.py). Under ``lockstep`` it keeps each wide job's
+    :class:`SlowestSpeed` (``keeps_slowest``)."""
 
-    __slots__ = ()
+    __slots__ = ("keeps_slowest",)
+
+    def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
+                 per_process: bool = False) -> None:
+        super().__init__(sim, finish, phase, idle_floor, per_process)
+        self.keeps_slowest = not per_process
 
     def refresh(self, hosts: Iterable[Any]) -> None:
+        """Recompute the speed of every busy slot on ``hosts``, tell each wide job's
+        :class:`SlowestSpeed` of its slots whose speed changed (if it is current: built from
+        the run's present slots), then :meth:`rerate` the jobs there. O(hosts) plus
+        O(log d) per changed slot of a wide job, plus the re-rating."""
         floor = self.floor
-        jobs: dict[Any, None] = {}
+        keeps = self.keeps_slowest
+        # job -> its current SlowestSpeed, or None (narrow, not built yet, out of date, or
+        # not kept): looked up once per job and refresh
+        jobs: dict[Any, Any] = {}
+        get = jobs.get
         for h in hosts:
             fg, bg = h.slots
             a, b = fg.job, bg.job
             hs = h.speed
             if a is not None:
-                fg.speed = (1.0 - fg.loss if b is not None else 1.0) * hs
-                jobs[a] = None
+                old = fg.speed
+                fg.speed = new = (1.0 - fg.loss if b is not None else 1.0) * hs
+                ss = get(a, _UNSEEN)
+                if ss is _UNSEEN:
+                    ss = jobs[a] = _current(a.run) if keeps else None
+                if ss is not None and new != old:
+                    ss.replace(old, new)
             if b is not None:
+                old = bg.speed
                 if a is None:
-                    bg.speed = hs
+                    bg.speed = new = hs
                 else:
                     left = 1.0 - fg.cpu
                     if left < floor:
                         left = floor
                     share = left / bg.cpu
-                    bg.speed = bg.eff * (share if share < 1.0 else 1.0) * hs
-                jobs[b] = None
+                    bg.speed = new = bg.eff * (share if share < 1.0 else 1.0) * hs
+                ss = get(b, _UNSEEN)
+                if ss is _UNSEEN:
+                    ss = jobs[b] = _current(b.run) if keeps else None
+                if ss is not None and new != old:
+                    ss.replace(old, new)
         self.rerate(jobs)
 
 

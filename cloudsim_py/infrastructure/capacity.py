@@ -27,7 +27,7 @@ class CapacityIndex:
     lowest id among equals, is one ``argmin``."""
 
     __slots__ = ("hosts", "tiers", "threshold", "foreground", "idle", "open", "load_buf", "load",
-                 "mask_buf", "mask", "ranked_buf", "ranked")
+                 "mask_buf", "mask", "ranked_buf", "ranked", "busy_buf", "busy", "est_buf", "est")
 
     def __init__(self, hosts: Sequence[Host], tiers: int, threshold: float,
                  foreground: bool = True) -> None:
@@ -45,6 +45,13 @@ class CapacityIndex:
         self.mask = [np.frombuffer(b, dtype=bool) for b in self.mask_buf]
         self.ranked_buf = [array("d", bytes(8 * n)) for _ in range(tiers)] if tiers > 1 else []
         self.ranked = [np.frombuffer(b, dtype=np.float64) for b in self.ranked_buf]
+        #: two tiers: per tier, whether each host's slot is busy and its estimated usage (0 when
+        #: idle or unknown), mirrored from the slots, so that a wide placement or release
+        #: updates the index in a few numpy operations over its host ids (:meth:`tier_changed`)
+        self.busy_buf = [bytearray(n) for _ in range(tiers)] if tiers == 2 else []
+        self.busy = [np.frombuffer(b, dtype=bool) for b in self.busy_buf]
+        self.est_buf = [array("d", bytes(8 * n)) for _ in range(tiers)] if tiers == 2 else []
+        self.est = [np.frombuffer(b, dtype=np.float64) for b in self.est_buf]
 
     def load_above(self, host: Host, tier: int, exclude: Any = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host``, leaving out ``exclude``'s
@@ -105,6 +112,8 @@ class CapacityIndex:
             return
         mask0, mask1 = self.mask_buf
         ranked0, ranked1 = self.ranked_buf
+        busy0, busy1 = self.busy_buf
+        est0, est1 = self.est_buf
         open1 = self.open[1]
         load_buf = self.load_buf
         threshold = self.threshold
@@ -114,10 +123,15 @@ class CapacityIndex:
             if fg.job is None:
                 above = 0.0
                 mask0[hid] = 1
+                busy0[hid] = 0
             else:
                 above = fg.cpu_est if fg.cpu_est is not None else 0.0
                 mask0[hid] = 0
+                busy0[hid] = 1
+            est0[hid] = above
             if bg.job is None:
+                busy1[hid] = 0
+                est1[hid] = 0.0
                 load = above
                 if above < threshold:
                     open1[hid] = None
@@ -131,10 +145,54 @@ class CapacityIndex:
                 open1.pop(hid, None)
                 mask1[hid] = 0
                 ranked1[hid] = INF
-                load = above + bg.cpu_est if bg.cpu_est is not None else above
+                busy1[hid] = 1
+                if bg.cpu_est is not None:
+                    est1[hid] = bg.cpu_est
+                    load = above + bg.cpu_est
+                else:
+                    est1[hid] = 0.0
+                    load = above
             ranked0[hid] = load if fg.job is None else INF
             host.load = load
             load_buf[hid] = load
+
+    def tier_changed(self, hosts: Sequence[Host], ids: list[int], tier: int, busy: bool,
+                     est: Sequence[float] | None = None) -> None:
+        """Two tiers: ``tier``'s slot on each of ``hosts`` (ids ``ids``, in the same order) was
+        taken (``busy``, ``est[i]`` the estimated usage of the process on ``hosts[i]``, None
+        if unknown) or freed; the other tier's slots did not change. Equal to
+        :meth:`hosts_changed` (tests/infrastructure/test_capacity_wide.py) in O(n) numpy work
+        for n hosts, plus in Python one attribute write per host (its ``load``) and one set
+        operation per host whose lower slot opened or closed (in ``hosts`` order, as
+        :meth:`hosts_changed` inserts them). Worth its fixed cost (a dozen numpy calls) on a
+        wide job only."""
+        ix = np.array(ids, dtype=np.intp)
+        self.busy[tier][ix] = busy
+        if busy and est is not None:
+            self.est[tier][ix] = est
+        else:
+            self.est[tier][ix] = 0.0
+        b0 = self.busy[0][ix]
+        e0 = self.est[0][ix]
+        load = e0 + self.est[1][ix]
+        op = ~self.busy[1][ix] & (e0 < self.threshold)
+        mask1 = self.mask[1]
+        was = mask1[ix]
+        self.mask[0][ix] = ~b0
+        self.ranked[0][ix] = np.where(b0, INF, load)
+        mask1[ix] = op
+        self.ranked[1][ix] = np.where(op, load, INF)
+        self.load[ix] = load
+        flips = (op != was).nonzero()[0]
+        if flips.shape[0]:
+            open1 = self.open[1]
+            for hid, now_open in zip(ix[flips].tolist(), op[flips].tolist()):
+                if now_open:
+                    open1[hid] = None
+                else:
+                    del open1[hid]
+        for host, value in zip(hosts, load.tolist()):
+            host.load = value
 
     def check(self) -> None:
         """Verify the index against the slots; raises AssertionError."""
@@ -151,6 +209,12 @@ class CapacityIndex:
                     f"tier {t}: availability mask out of date"
                 assert (self.ranked[t] == np.where(self.mask[t], self.load, INF)).all(), \
                     f"tier {t}: ranked loads out of date"
+        if self.tiers == 2:
+            for t in range(2):
+                busy = [h.slots[t].job is not None for h in hosts]
+                assert self.busy[t].tolist() == busy, f"tier {t}: busy mirror out of date"
+                ests = [h.slots[t].cpu_est or 0.0 if b else 0.0 for h, b in zip(hosts, busy)]
+                assert self.est[t].tolist() == ests, f"tier {t}: estimate mirror out of date"
         if self.tiers > 1:
             for h in hosts:
                 est = sum(s.cpu_est for s in h.slots if s.job is not None and s.cpu_est is not None)

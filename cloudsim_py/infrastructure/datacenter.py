@@ -30,6 +30,10 @@ QUEUED = JobState.QUEUED
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
 _TRUSTED = (JobDispatch, FirstIdle)
+#: with two tiers, a job of more than this many processes has the capacity index updated in
+#: numpy over its host ids when it is placed or freed (:meth:`CapacityIndex.tier_changed`),
+#: a narrower one host by host (:meth:`CapacityIndex.hosts_changed`, cheaper there)
+WIDE_INDEX = 48
 
 
 def policy_failure(broker: Any, where: str, now: float, exc: Exception, shown: int = 5) -> PolicyFailure:
@@ -707,7 +711,9 @@ class Datacenter:
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
         """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
         when ``None``): the slots, their interference factors, the capacity index; O(processes)
-        plus the placement strategy's choice. Leaves span mode (:meth:`_per_host`)."""
+        plus the placement strategy's choice (with two tiers a job wider than
+        :data:`WIDE_INDEX` updates the index in numpy: :meth:`CapacityIndex.tier_changed`).
+        Leaves span mode (:meth:`_per_host`)."""
         if self._spans is not None:
             self._per_host()
         if not 0 <= tier < self.tiers:
@@ -738,7 +744,10 @@ class Datacenter:
             slot.loss = loss
             del idle[slot.host.id]
             i += 1
-        self._index.hosts_changed(placed)
+        if self.tiers == 2 and len(placed) > WIDE_INDEX:
+            self._index.tier_changed(placed, [h.id for h in placed], tier, True, est)
+        else:
+            self._index.hosts_changed(placed)
         r.slots = slots
         r.hosts = placed
         job.tier = r.tier = tier
@@ -804,7 +813,9 @@ class Datacenter:
                 slot.job = None
                 slot.process = -1
                 idle[h.id] = None
-        if self.tiers > 1:
+        if self.tiers == 2 and len(hosts) > WIDE_INDEX:
+            self._index.tier_changed(hosts, [h.id for h in hosts], tier, False)
+        elif self.tiers > 1:
             self._index.hosts_changed(hosts)
         del self._running[tier][job]
         if self._arrivals is not None:

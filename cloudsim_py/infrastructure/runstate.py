@@ -24,7 +24,9 @@ class RunState:
     suspended job resumes there in place; recorders read it after a finish or kill).
     ``proc_remaining``/``proc_speed``: each process's own work left at ``settled_at`` and its
     speed, kept only under ``interference.job_progress: per_process`` (None otherwise; reset at
-    every start, kept across a suspension)."""
+    every start, kept across a suspension). ``speeds``: a wide job's slots' speeds kept by a
+    two-tier progress model (:class:`~cloudsim_py.execution.progress.SlowestSpeed`; current
+    while its ``of`` is ``slots``)."""
 
     size: int = 0
     work: float = 0.0
@@ -41,3 +43,4 @@ class RunState:
     last_tier: int = -1
     proc_remaining: "list[float] | None" = None
     proc_speed: "list[float] | None" = None
+    speeds: Any = None

@@ -15,6 +15,7 @@ class Idle:
     """Stands for a job: the models only collect the jobs on a host, never run them here."""
 
     state = None
+    run = None
 
 
 @given(st.lists(st.tuples(st.one_of(st.none(), process), st.one_of(st.none(), process),
