@@ -39,6 +39,7 @@ from ..workload.job import JobState
 from .ends import EstimatedEnds, backfill, reservation
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..workload.job import Job
     from ..infrastructure.datacenter import Datacenter
     from .queues import FifoQueue
 
@@ -127,7 +128,7 @@ class PickingPass:
         self._tmp = np.zeros(k, dtype=np.float64)
         self._fitsb = np.zeros(k, dtype=bool)
         #: the visible jobs (the queue's first ``k`` at the last decision)
-        self._vis: list[Any] = []
+        self._vis: list[Job] = []
         self._stale = True
         self._free = 0
         #: a decision is pending
@@ -182,7 +183,7 @@ class PickingPass:
         return (f"job {self._vis[a].id} needs {self._procs[a]} processors, {self._free} idle, "
                 "and backfill is off")
 
-    def _backfill_around(self, head: Any) -> None:
+    def _backfill_around(self, head: "Job") -> None:
         """EASY backfill of the waiting jobs other than ``head`` (queue order) around a
         reservation for ``head`` (at ``now`` if it fits now)."""
         free = self.dc.idle(0)
@@ -217,7 +218,7 @@ class PickingPass:
         vis[:] = [vis[i] for i in keep]
 
     # ------------------------------------------------------------------ the visible window
-    def _put(self, i: int, job: Any) -> None:
+    def _put(self, i: int, job: "Job") -> None:
         """The static features of ``job`` into slot ``i``."""
         row = self._feat[i]
         p = job.procs

@@ -41,6 +41,7 @@ from .picking import InvalidAction, checked_action
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infrastructure.datacenter import Datacenter
+    from ..workload.job import Job
     from .queues import FifoQueue
 
 HEAD_FEATURES = 4
@@ -79,8 +80,8 @@ class PlacementPass:
         self.wait_action = dc.tiers
         self.promote_action = dc.tiers + 1
         self.restart_action = dc.tiers + 2
-        self._candidate: Any = None
-        self._restart: Any = None
+        self._candidate: Job | None = None
+        self._restart: Job | None = None
         self.active = False
         self.now = 0.0
         self.started = 0
@@ -103,9 +104,11 @@ class PlacementPass:
             return False
         if a == self.promote_action:
             job = self._candidate
+            assert job is not None       # the mask allowed it
             self.dc.swap_tiers(job, job.tier - 1)
         elif a == self.restart_action:
             job = self._restart
+            assert job is not None       # the mask allowed it
             self.dc.kill(job)
             self.dc.start(job, 0)
         else:
@@ -118,11 +121,11 @@ class PlacementPass:
         self._observe()
         return True
 
-    def _oldest_above(self, qualifies: "Callable[[Any, int], bool]") -> Any:
+    def _oldest_above(self, qualifies: "Callable[[Job, int], bool]") -> "Job | None":
         """The oldest running job of a tier above 0 for which ``qualifies(job, tier)`` holds:
         in each tier the first in arrival order that does, then the oldest of those;
         O(running jobs above tier 0) at worst."""
-        best = None
+        best: Job | None = None
         for t in range(1, self.tiers):
             for job in self.dc.running_by_arrival(t):
                 if qualifies(job, t):
@@ -131,12 +134,12 @@ class PlacementPass:
                     break
         return best
 
-    def _promotable(self) -> Any:
+    def _promotable(self) -> "Job | None":
         """The oldest running job above tier 0 that can swap one tier down the numbers."""
         can_swap = self.dc.can_swap
         return self._oldest_above(lambda job, t: can_swap(job, t - 1))
 
-    def _restartable(self) -> Any:
+    def _restartable(self) -> "Job | None":
         """The oldest running job above tier 0 that fits the idle tier-0 VMs."""
         idle = self.dc.idle(0)
         return self._oldest_above(lambda job, t: job.procs <= idle)
