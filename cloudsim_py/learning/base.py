@@ -8,6 +8,7 @@ the agent, and the rewards. A subclass says which decision procedure (a pass obj
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from typing import Any, Callable, Mapping
 
 import attrs
@@ -104,7 +105,7 @@ def window_rows(table: WorkloadTable, start: int, stop: int) -> WorkloadTable:
                         estimate=table.estimate[start:stop], report=None)
 
 
-class SchedulingEnv(gymnasium.Env):
+class SchedulingEnv(gymnasium.Env, ABC):
     """Episodes of a scenario's datacenter and workload, decided by the agent.
 
     ``scenario``: a scenario file, or mapping, of a datacenter system (default:
@@ -210,9 +211,10 @@ class SchedulingEnv(gymnasium.Env):
         self.episode_seed = 0
 
     # ------------------------------------------------------------------ what a subclass gives
+    @abstractmethod
     def _make_pass(self, dc: Any, queue: Any) -> Any:
-        """The decision procedure of an episode's broker (attached to ``dc``, its queue)."""
-        raise NotImplementedError
+        """The decision procedure of an episode's broker (attached to ``dc``, its queue): a
+        subclass without it cannot be made (abstract)."""
 
     def _spaces(self, size: int, actions: int, wait: int) -> None:
         """Set the observation space (``size`` floats), the action space and the *wait*

@@ -95,3 +95,10 @@ def test_an_illegal_action_falls_back_to_a_legal_one_and_says_so():
     assert not info["action_mask"][4]          # nothing runs yet: "nothing now" is illegal
     *_, info = env.step(4)
     assert info["invalid_action"] is True
+
+
+def test_an_environment_without_a_decision_procedure_cannot_be_made():
+    from cloudsim_py.learning import SchedulingEnv
+
+    with pytest.raises(TypeError, match="abstract"):
+        SchedulingEnv()
