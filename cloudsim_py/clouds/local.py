@@ -1255,8 +1255,8 @@ class LocalCloud:
 
         Cost: O(W) numpy for the free VMs (``W`` the slot table's windows), then O(log V) per
         waiting lease checked (a bisection in the sorted free-until times), O(V) per lease
-        started, and one :meth:`SlotTable.earliest_start` (O(W log W)) for the head's
-        reservation when a later lease could start. When no booking changed since the last pass
+        started, and one :meth:`SlotTable.earliest_start_lists` (O(V) and the VMs with long
+        gaps, :meth:`_hold`) for the head's reservation when a later lease could start. When no booking changed since the last pass
         and no lease became ready, the leases checked then would fare no better now (the free
         VMs are the same and time only shortens their gaps): the pass checks only the leases
         queued since, against what the last pass left (O(new leases log V))."""
@@ -1391,14 +1391,22 @@ class LocalCloud:
 
     def _hold(self, p: Plan, now: float, free: dict[int, float]) -> None:
         """The earliest full run of the first blocked lease: the free VMs it will take are free
-        for later leases only until then."""
+        for later leases only until then.
+
+        Each way to run it (fresh; or in place and moved, for a suspended lease) is asked with
+        :meth:`SlotTable.earliest_start_lists` (the answer of ``earliest_start`` from the booking
+        lists, O(V) plus the VMs with long gaps, without the window arrays); a way that cannot
+        end before the best so far, even from :meth:`SlotTable.start_bound` (O(V)), is not
+        asked."""
         n = p.job.procs
         best = None
+        table = self.table
         for how, prep, only in self._options(p):
             span = prep + p.left + p.shutdown
-            if best is not None and now + span >= best[0] + best[1]:
-                continue                      # cannot end earlier: its start is at least now
-            t, vms = self.table.earliest_start(n, _positive(span), now, only)
+            if best is not None and (now + span >= best[0] + best[1]
+                                     or table.start_bound(n, _positive(span), now, only) + span >= best[0] + best[1]):
+                continue                      # cannot end earlier: its start is at least now, or the bound
+            t, vms = table.earliest_start_lists(n, _positive(span), now, only)
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)
         assert best is not None

@@ -40,9 +40,10 @@ O(c K + W log W) in numpy (sorting the windows that can hold the duration), ``fr
 
 from __future__ import annotations
 
+import heapq
 import math
-from bisect import bisect_left
-from typing import Hashable, Iterable, Iterator
+from bisect import bisect_left, bisect_right
+from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 import attrs
 import numpy as np
@@ -51,6 +52,8 @@ from ..errors import CapacityError
 
 #: "never" as a finite number (windows' arithmetic stays finite: no inf - inf)
 BIG = 1.0e300
+#: below this, a window start plus a duration is far from BIG (its arithmetic is plain)
+_HUGE = 1.0e299
 
 
 @attrs.frozen(slots=True)
@@ -260,6 +263,152 @@ class SlotTable:
         if ids is not None:
             chosen = ids[chosen]
         return t, tuple(chosen.tolist())
+
+    def earliest_start_lists(self, n: int, duration: float, not_before: float = 0.0,
+                             vms: Iterable[int] | None = None) -> tuple[float, tuple[int, ...]]:
+        """:meth:`earliest_start`'s answer, bit for bit, from the booking lists and the per-VM
+        summaries instead of the window arrays (no rows rewritten, no numpy): for a question
+        asked once per state of the table, such as a scheduling pass's head reservation.
+
+        Most VMs have one window that can hold the duration, their last: only the others' are
+        listed (:meth:`_gapped`, :meth:`_shared`). All the candidates needed (a suspended lease
+        asked on its own VMs): :meth:`_all_free_from`, O(V) plus O(g K) in Python for the ``g``
+        distinct booking lists with a gap that may hold the duration. Else :meth:`_starts_ends`
+        and :func:`_first_count`: O(V log V) in C-level sorts, O(g K) in Python, and O(V) for
+        the VMs chosen."""
+        cand = range(self.n_vms) if vms is None else self._candidates(vms)
+        if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 1 <= n <= len(cand)):
+            raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(cand)} candidates")
+        if not (duration > 0 and math.isfinite(duration)):
+            raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
+        d, nb = float(duration), float(not_before)
+        gapped = self._gapped(cand, d, nb)
+        if n == len(cand):
+            t = self._all_free_from(cand, gapped, d, nb)
+            if t is not None:
+                return t, tuple(cand)
+            return self.earliest_start(n, d, nb, vms)       # near BIG: the arrays' own arithmetic
+        starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
+        if not starts or not starts[-1] + d < _HUGE:
+            return self.earliest_start(n, d, nb, vms)
+        t, found = _first_count(starts, ends, big, n, d)
+        end = t + d
+        le = self._le
+        chosen = [v for v in cand
+                  if (le[v] <= t if v not in gaps else any([lo <= t and hi >= end for lo, hi in gaps[v]]))]
+        return t, tuple(chosen[:n])
+
+    def start_bound(self, n: int, duration: float, not_before: float = 0.0,
+                    vms: Iterable[int] | None = None) -> float:
+        """A time :meth:`earliest_start` cannot answer before (same arguments, which are not
+        checked here): the ``k``-th latest last end among the candidates with one window that
+        can hold the duration, ``k`` being one more than the candidates that may stay out
+        (``len(candidates) - n + 1``); ``not_before`` if there are fewer such VMs, or near
+        :data:`BIG`. Before it those ``k`` VMs are all busy, so fewer than ``n`` are free. For
+        a caller that needs the answer only if it is early enough (a second way to run the
+        head, :meth:`LocalCloud._hold`). O(V) for :meth:`_gapped`, O(V log k) for the ``k``
+        latest ends."""
+        cand = range(self.n_vms) if vms is None else self._candidates(vms)
+        d, nb = float(duration), float(not_before)
+        le = self._le
+        k = len(cand) - n + 1
+        if not (1 <= k <= len(cand)) or not max(max([le[v] for v in cand]), nb) + d < _HUGE:
+            return nb
+        out = set(self._gapped(cand, d, nb))
+        latest = heapq.nlargest(k, [le[v] for v in cand if v not in out])
+        return latest[-1] if len(latest) == k and latest[-1] > nb else nb
+
+    def _gapped(self, cand: Sequence[int], duration: float, not_before: float) -> list[int]:
+        """The candidate VMs with a window before their last one that may hold ``duration``
+        from ``not_before``: a gap between bookings that long (``_ig``), or a first booking that
+        begins at least that long after ``not_before``. Every other VM has one such window, its
+        last, from ``max(last end, not_before)`` to ``BIG`` (a VM never booked: one window, all
+        time). Exact: ``hi - max(lo, nb)`` never exceeds ``hi - lo`` in floating point, so no
+        gap shorter than ``_ig`` holds it from a later time either. O(V)."""
+        d, nb = duration, not_before
+        fs, ig = self._fs, self._ig
+        if isinstance(cand, range):
+            return [v for v, f, g in zip(cand, fs, ig) if g >= d or (f - nb >= d and f != BIG)]
+        return [v for v in cand if ig[v] >= d or (fs[v] - nb >= d and fs[v] != BIG)]
+
+    def _shared(self, gapped: list[int]) -> dict[tuple, list[int]]:
+        """The VMs ``gapped`` by booking list (the VMs of one wide lease or AR share theirs), so
+        that each list's windows are made once. O(g K)."""
+        busy = self._busy
+        shared: dict[tuple, list[int]] = {}
+        for v in gapped:
+            shared.setdefault(tuple(busy[v]), []).append(v)
+        return shared
+
+    def _all_free_from(self, cand: Sequence[int], gapped: list[int], duration: float,
+                       not_before: float) -> float | None:
+        """The earliest start ``t >= not_before`` at which every candidate is free for
+        ``duration`` (:meth:`earliest_start` with ``n`` all the candidates), or ``None`` near
+        :data:`BIG`.
+
+        There the count of :meth:`earliest_start` reaches ``n`` exactly when every candidate
+        has a window that can hold the duration and holds ``[t, t + duration)`` (a VM holds at
+        most one; and then no window can start after ``t`` and end before ``t + duration``,
+        which the count would subtract). So: ``t`` from the latest last end of the VMs with one
+        window (and ``not_before``), then for each booking list with gaps the first window that
+        ends at or after ``t + duration``; if it starts later, ``t`` moves there (no time before
+        can do), until a round moves nothing. O(V) plus O(g K) per round; a round that moves
+        ``t`` passes a window."""
+        d, nb = duration, not_before
+        le = self._le
+        out = set(gapped)
+        last = max([le[v] for v in cand if v not in out], default=nb)
+        t = last if last > nb else nb
+        lists = [_gap_windows(key, d, nb) for key in self._shared(gapped)]
+        moved = True
+        while moved:
+            moved = False
+            for windows in lists:
+                end = t + d
+                for lo, hi in windows:
+                    if hi >= end:
+                        if lo > t:
+                            t = lo
+                            moved = True
+                        break
+                else:
+                    return None            # no window holds it: only near BIG
+        return t if t + d < _HUGE else None
+
+    def _starts_ends(self, cand: Sequence[int], gapped: list[int], duration: float,
+                     not_before: float) -> tuple[list[float], list[float], int, dict[int, list[tuple[float, float]]]]:
+        """The windows of the candidate VMs that can hold ``duration`` from ``not_before``, as
+        :meth:`earliest_start` takes them (``start = max(lo, not_before)`` where ``hi - start >=
+        duration``): their starts sorted, their ends before ``BIG`` sorted, how many end at
+        ``BIG``, and the windows of the ``gapped`` VMs (:meth:`_gapped`) by VM. The other VMs'
+        starts are their sorted last ends, those before ``not_before`` raised to it (that
+        ``BIG - start`` holds the duration is the caller's check). O(V log V) in C-level list
+        operations, O(g K) in Python."""
+        d, nb = duration, not_before
+        le = self._le
+        gaps: dict[int, list[tuple[float, float]]] = {}
+        if gapped:
+            out = set(gapped)
+            starts = sorted([le[v] for v in cand if v not in out])
+        else:
+            starts = sorted(le) if isinstance(cand, range) else sorted([le[v] for v in cand])
+        below = bisect_right(starts, nb)
+        starts[:below] = [nb] * below
+        if not gapped:
+            return starts, [], len(starts), gaps
+        ends: list[float] = []
+        for key, owners in self._shared(gapped).items():
+            windows = _gap_windows(key, d, nb)
+            k = len(owners)
+            for v in owners:
+                gaps[v] = windows
+            for lo, hi in windows:
+                starts += [lo] * k
+                if hi < BIG:
+                    ends += [hi] * k
+        starts.sort()
+        ends.sort()
+        return starts, ends, len(starts) - len(ends), gaps
 
     def free_vms(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[int]:
         """Candidate VMs with no reservation meeting ``[start, end)``, in id order."""
@@ -482,3 +631,59 @@ def earliest_from_horizons(horizons: list[float], n: int, not_before: float,
         raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(times)} candidates")
     t = times[n - 1]
     return t, tuple([v for v in cand if horizons[v] <= t][:n])
+
+
+def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,
+                 not_before: float) -> list[tuple[float, float]]:
+    """The windows around ``bookings`` (one VM's ``(start, end, seq)``, by start) that can hold
+    ``duration`` from ``not_before``, each as ``(max(lo, not_before), hi)``, in time order:
+    :meth:`SlotTable.earliest_start`'s ``start`` and ``hi`` where ``fits``. O(K).
+
+    >>> _gap_windows([(2.0, 3.0, 0), (9.0, 10.0, 1)], 4.0, 1.0)   # [1, 2) is too short
+    [(3.0, 9.0), (10.0, 1e+300)]
+    """
+    out = []
+    lo = -BIG
+    nb, d = not_before, duration
+    for s, e, _ in bookings:
+        a = lo if lo > nb else nb
+        if s - a >= d:
+            out.append((a, s))
+        lo = e
+    a = lo if lo > nb else nb
+    if BIG - a >= d:
+        out.append((a, BIG))
+    return out
+
+
+def _first_count(starts: list[float], ends: list[float], big: int, n: int,
+                 duration: float) -> tuple[float, bool]:
+    """:meth:`SlotTable.earliest_start`'s count in plain Python: the first of the sorted window
+    ``starts`` at which ``#{starts <= t} - #{ends < t + duration}`` reaches ``n`` (``ends``: the
+    sorted ends before :data:`BIG`; ``big`` windows end at BIG), and ``True``; or the first start
+    and ``False`` if none does (numpy's ``argmax`` of all false).
+
+    The first term only grows with ``t``; so does the second (``t + duration`` does), and while
+    it stays ``k`` the first start that can reach ``n`` is the ``(n + k)``-th: the scan jumps
+    there, and each jump passes at least one more end. O(e log F) for ``e`` ends passed.
+
+    Two VMs from 0, one booked over ``[4, 5)``, the other over ``[0, 2)``; two of them for 3 s:
+    the windows that can hold 3 s are ``[0, 4)`` and ``[5, BIG)`` on the first VM and
+    ``[2, BIG)`` on the second. At 2 (the 2nd start) ``[0, 4)`` has ended before 2 + 3, so only
+    one VM is free; at 5 (the 3rd) both are.
+
+    >>> _first_count([0.0, 2.0, 5.0], [4.0], 2, 2, 3.0)
+    (5.0, True)
+    >>> _first_count([0.0, 2.0, 5.0], [4.0], 2, 3, 3.0)
+    (0.0, False)
+    """
+    m = len(starts)
+    at = n - 1
+    while at < m:
+        t = starts[at]
+        bound = t + duration
+        k = bisect_left(ends, bound) + (big if BIG < bound else 0)
+        if bisect_right(starts, t, at) - k >= n:
+            return t, True
+        at = n + k - 1
+    return starts[0], False

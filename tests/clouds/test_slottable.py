@@ -2,7 +2,7 @@
 reference (hypothesis state machine, invariants checked after every step)."""
 
 import pytest
-from hypothesis import settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -134,6 +134,75 @@ def test_asking_more_vms_than_candidates_is_an_error():
         SlotTable(2).earliest_start(3, 1.0)
 
 
+def _gapped_table():
+    # VM 0 busy [0, 10) and [30, 40); VM 1 busy [5, 15); VM 2 busy [20, 25)
+    table = SlotTable(3)
+    table.reserve("a", [0], 0.0, 10.0)
+    table.reserve("b", [0], 30.0, 40.0)
+    table.reserve("c", [1], 5.0, 15.0)
+    table.reserve("d", [2], 20.0, 25.0)
+    return table
+
+
+def test_earliest_start_lists_finds_two_vms_in_gaps_as_earliest_start_does():
+    # 10 s: VM 0 can from 10 (gap [10, 30)) or 40, VM 1 from 15, VM 2 from 0 (until 20) or 25.
+    # At 10, VMs 0 and 2 are both free until 20: two of them from 10
+    table = _gapped_table()
+    assert table.earliest_start_lists(2, 10.0) == (10.0, (0, 2)) == table.earliest_start(2, 10.0)
+
+
+def test_earliest_start_lists_with_every_candidate_moves_to_the_first_common_start():
+    # all three for 10 s: VM 1 from 15; VM 2's gap ends at 20, so 25; VM 0's gap ends at 30, so 40
+    table = _gapped_table()
+    assert table.earliest_start_lists(3, 10.0) == (40.0, (0, 1, 2)) == table.earliest_start(3, 10.0)
+    # VMs 1 and 2 only, from 3: VM 1 from 15, VM 2's [15, 25) overlaps its booking: 25
+    assert table.earliest_start_lists(2, 10.0, 3.0, vms=[2, 1]) == (25.0, (1, 2))
+    # 5 s fits VM 2's gap: from 15 both
+    assert table.earliest_start_lists(2, 5.0, 3.0, vms=[1, 2]) == (15.0, (1, 2))
+
+
+def test_start_bound_is_the_kth_latest_end_of_the_vms_without_gaps():
+    # four VMs free from 5, 8, 12 and 20: three of them need one of the two latest (12 or 20)
+    # free, so nothing before 12; earliest_start says 12 too
+    table = SlotTable(4)
+    for v, end in enumerate([5.0, 8.0, 12.0, 20.0]):
+        table.reserve(v, [v], 0.0, end)
+    assert table.start_bound(3, 4.0, 1.0) == 12.0 == table.earliest_start(3, 4.0, 1.0)[0]
+    # all four: the latest end; one: the earliest (every VM is busy until 5)
+    assert table.start_bound(4, 4.0, 1.0) == 20.0
+    assert table.start_bound(1, 4.0, 1.0) == 5.0
+    # VM 0 booked again over [15, 16): its gap [5, 15) may hold 9 s, so it is no witness and
+    # the bound is the second latest end of VMs 1-3 (12); the answer is 16 (VMs 0-2)
+    table.reserve("gap", [0], 15.0, 16.0)
+    assert table.start_bound(3, 9.0, 1.0) == 12.0
+    assert table.earliest_start(3, 9.0, 1.0) == (16.0, (0, 1, 2))
+    # fewer witnesses than needed: not_before
+    assert table.start_bound(1, 9.0, 1.0) == 1.0
+
+
+fractions = st.sampled_from([0.1, 0.3, 20.48, 1.0 / 3.0, 1e6 + 0.3, 7.0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(unit=fractions, bookings=st.lists(st.tuples(st.sets(st.integers(0, 5), min_size=1),
+                                                   st.integers(0, 40), st.integers(1, 12)), max_size=20),
+       questions=st.lists(st.tuples(st.integers(1, 6), st.integers(1, 30), st.integers(0, 50),
+                                    st.none() | st.sets(st.integers(0, 5), min_size=1)), min_size=1, max_size=8))
+def test_earliest_start_lists_and_start_bound_agree_with_earliest_start_on_fractional_times(unit, bookings, questions):
+    # times in units of fractions that do not add up exactly (0.1, 20.48 s reloads...): the lists
+    # give earliest_start's answer to the last bit, and the bound is never above it
+    table = SlotTable(6)
+    for i, (vms, start, length) in enumerate(bookings):
+        if not any(table.overlapping(start * unit, (start + length) * unit, [v]) for v in vms):
+            table.reserve(i, sorted(vms), start * unit, (start + length) * unit)
+    for n, d, nb, cand in questions:
+        n = min(n, 6 if cand is None else len(cand))
+        duration, not_before = d * unit * 0.37, nb * unit
+        got = table.earliest_start(n, duration, not_before, cand)
+        assert table.earliest_start_lists(n, duration, not_before, cand) == got
+        assert table.start_bound(n, duration, not_before, cand) <= got[0]
+
+
 # -- against a brute-force reference -------------------------------------------------------------
 
 class Brute:
@@ -202,6 +271,8 @@ class SlotTableMachine(RuleBasedStateMachine):
             n = len(candidates)
         got = self.table.earliest_start(n, duration, not_before, cand)
         assert got == self.brute.earliest(n, duration, not_before, candidates)
+        assert self.table.earliest_start_lists(n, duration, not_before, cand) == got
+        assert self.table.start_bound(n, duration, not_before, cand) <= got[0]
         for t in (0, not_before):
             horizons = self.table.horizons(t)
             if horizons is not None and t <= not_before:
