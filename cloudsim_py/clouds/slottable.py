@@ -79,7 +79,7 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_asked")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -104,6 +104,9 @@ class SlotTable:
         self._ss = [BIG] * n_vms
         self._le = [-BIG] * n_vms
         self._ig = [0.0] * n_vms
+        #: the last candidate tuple asked of earliest_start_lists and its ids sorted (a scheduling
+        #: pass asks with the same lease's VMs again and again)
+        self._asked: tuple[tuple, tuple[int, ...]] = ((), ())
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -227,6 +230,20 @@ class SlotTable:
         ids = np.array(self._candidates(vms), dtype=np.intp)
         return self._lo[ids], self._hi[ids], ids
 
+    def _ids(self, vms: Iterable[int] | None) -> Sequence[int]:
+        """The candidate ids of :meth:`_candidates` (``range`` for all VMs), remembered for the
+        last tuple asked (the same object: a tuple cannot change). O(1) then, else
+        O(k log k)."""
+        if vms is None:
+            return range(self.n_vms)
+        asked = self._asked
+        if vms is asked[0]:
+            return asked[1]
+        ids = tuple(self._candidates(vms))
+        if isinstance(vms, tuple):
+            self._asked = (vms, ids)
+        return ids
+
     def _is_free(self, vm: int, start: float, end: float) -> bool:
         busy = self._busy[vm]
         i = bisect_left(busy, (start,))
@@ -276,18 +293,18 @@ class SlotTable:
         distinct booking lists with a gap that may hold the duration. Else :meth:`_starts_ends`
         and :func:`_first_count`: O(V log V) in C-level sorts, O(g K) in Python, and O(V) for
         the VMs chosen."""
-        cand = range(self.n_vms) if vms is None else self._candidates(vms)
+        cand = self._ids(vms)
         if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 1 <= n <= len(cand)):
             raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(cand)} candidates")
         if not (duration > 0 and math.isfinite(duration)):
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
         d, nb = float(duration), float(not_before)
-        gapped = self._gapped(cand, d, nb)
         if n == len(cand):
-            t = self._all_free_from(cand, gapped, d, nb)
+            t = self._all_free_from(cand, d, nb)
             if t is not None:
                 return t, tuple(cand)
             return self.earliest_start(n, d, nb, vms)       # near BIG: the arrays' own arithmetic
+        gapped = self._gapped(cand, d, nb)
         starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
         if not starts or not starts[-1] + d < _HUGE:
             return self.earliest_start(n, d, nb, vms)
@@ -308,15 +325,22 @@ class SlotTable:
         a caller that needs the answer only if it is early enough (a second way to run the
         head, :meth:`LocalCloud._hold`). O(V) for :meth:`_gapped`, O(V log k) for the ``k``
         latest ends."""
-        cand = range(self.n_vms) if vms is None else self._candidates(vms)
+        cand = self._ids(vms)
         d, nb = float(duration), float(not_before)
-        le = self._le
         k = len(cand) - n + 1
-        if not (1 <= k <= len(cand)) or not max(max([le[v] for v in cand]), nb) + d < _HUGE:
+        if not (1 <= k <= len(cand)) or not max(max(self._le), nb) + d < _HUGE:
             return nb
-        out = set(self._gapped(cand, d, nb))
-        latest = heapq.nlargest(k, [le[v] for v in cand if v not in out])
+        latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
         return latest[-1] if len(latest) == k and latest[-1] > nb else nb
+
+    def _plain_ends(self, cand: Sequence[int], duration: float, not_before: float) -> list[float]:
+        """The last ends of the candidates not :meth:`_gapped` (one window that can hold the
+        duration, from ``max(last end, not_before)``), in candidate order. O(V)."""
+        d, nb = duration, not_before
+        fs, ig, le = self._fs, self._ig, self._le
+        if isinstance(cand, range):
+            return [e for e, f, g in zip(le, fs, ig) if g < d and (f - nb < d or f == BIG)]
+        return [le[v] for v in cand if ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)]
 
     def _gapped(self, cand: Sequence[int], duration: float, not_before: float) -> list[int]:
         """The candidate VMs with a window before their last one that may hold ``duration``
@@ -340,8 +364,7 @@ class SlotTable:
             shared.setdefault(tuple(busy[v]), []).append(v)
         return shared
 
-    def _all_free_from(self, cand: Sequence[int], gapped: list[int], duration: float,
-                       not_before: float) -> float | None:
+    def _all_free_from(self, cand: Sequence[int], duration: float, not_before: float) -> float | None:
         """The earliest start ``t >= not_before`` at which every candidate is free for
         ``duration`` (:meth:`earliest_start` with ``n`` all the candidates), or ``None`` near
         :data:`BIG`.
@@ -355,11 +378,9 @@ class SlotTable:
         can do), until a round moves nothing. O(V) plus O(g K) per round; a round that moves
         ``t`` passes a window."""
         d, nb = duration, not_before
-        le = self._le
-        out = set(gapped)
-        last = max([le[v] for v in cand if v not in out], default=nb)
+        last = max(self._plain_ends(cand, d, nb), default=nb)
         t = last if last > nb else nb
-        lists = [_gap_windows(key, d, nb) for key in self._shared(gapped)]
+        lists = [_gap_windows(key, d, nb) for key in self._shared(self._gapped(cand, d, nb))]
         moved = True
         while moved:
             moved = False
