@@ -432,10 +432,24 @@ class SlotTable:
         return starts, ends, len(starts) - len(ends), gaps
 
     def free_vms(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[int]:
-        """Candidate VMs with no reservation meeting ``[start, end)``, in id order."""
+        """Candidate VMs with no reservation meeting ``[start, end)``, in id order. From the
+        window arrays (O(c K + W) in numpy) while few of their rows are out of date; when more
+        than a quarter are (a lease pass, which does not read the arrays, changed many VMs
+        since), from the booking lists instead (:meth:`_free_listed`), which leaves the rows
+        for a question that needs them."""
+        if len(self._dirty) * 4 > self.n_vms:
+            return self._free_listed(start, end, vms)
         lo, hi, ids = self._windows(vms)
         free = np.flatnonzero(((lo <= start) & (hi >= end)).any(axis=1))
         return (ids[free] if ids is not None else free).tolist()
+
+    def _free_listed(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[int]:
+        """:meth:`free_vms` from the booking lists: a VM whose bookings all end by ``start`` or
+        all begin at or after ``end`` is free (its summary says so), any other is asked by a
+        bisection in its bookings (:meth:`_is_free`). O(V) plus O(log K) per VM booked around
+        the interval."""
+        fs, le, is_free = self._fs, self._le, self._is_free
+        return [v for v in self._ids(vms) if le[v] <= start or fs[v] >= end or is_free(v, start, end)]
 
     def free_until(self, t: float, vms: Iterable[int] | None = None) -> dict[int, float]:
         """The candidate VMs free at ``t`` (in no reservation covering ``t``), each with the start of

@@ -180,6 +180,23 @@ def test_start_bound_is_the_kth_latest_end_of_the_vms_without_gaps():
     assert table.start_bound(1, 9.0, 1.0) == 1.0
 
 
+def test_free_vms_from_the_booking_lists_when_many_rows_are_out_of_date():
+    # four VMs: 0 busy [0, 10), 1 busy [5, 15) and [30, 40), 2 busy [12, 20), 3 never booked;
+    # every row changed since the arrays were read, so the lists answer: over [10, 12) VMs 0
+    # (ended at 10), 2 (begins at 12) and 3 are free, VM 1 is not
+    table = SlotTable(4)
+    table.reserve("a", [0], 0.0, 10.0)
+    table.reserve("b", [1], 5.0, 15.0)
+    table.reserve("c", [1], 30.0, 40.0)
+    table.reserve("d", [2], 12.0, 20.0)
+    assert len(table._dirty) * 4 > table.n_vms
+    assert table.free_vms(10.0, 12.0) == [0, 2, 3]
+    assert table.free_vms(20.0, 30.0, vms=[1, 2]) == [1, 2]
+    assert table._dirty                       # the rows are left for a question that needs them
+    table._sync()
+    assert table.free_vms(10.0, 12.0) == [0, 2, 3]
+
+
 fractions = st.sampled_from([0.1, 0.3, 20.48, 1.0 / 3.0, 1e6 + 0.3, 7.0])
 
 
@@ -304,6 +321,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         end = start + length
         assert [r.id for r in self.table.overlapping(start, end, cand)] == self.brute.overlapping(start, end, candidates)
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
+        assert self.table._free_listed(start, end, cand) == self.table.free_vms(start, end, cand)
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
 
     @invariant()
