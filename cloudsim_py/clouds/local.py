@@ -1397,7 +1397,8 @@ class LocalCloud:
         :meth:`SlotTable.earliest_start_lists` (the answer of ``earliest_start`` from the booking
         lists, O(V) plus the VMs with long gaps, without the window arrays); a way that cannot
         end before the best so far, even from :meth:`SlotTable.start_bound` (O(V)), is not
-        asked."""
+        asked. The same head asked again at a later pass (the same VMs tuple) is answered from
+        its kept answer when the changes since leave it true (O(VMs changed))."""
         n = p.job.procs
         best = None
         table = self.table

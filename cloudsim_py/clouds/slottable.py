@@ -13,6 +13,8 @@ Questions it answers:
 - :meth:`SlotTable.earliest_start` - the earliest time ``>= not_before`` at which ``n`` VMs (of an
   optional candidate set) are all free for ``duration``, and which VMs (the lowest ids free then:
   a deterministic "arbitrary" choice). This is the answer to Li et al.'s task-checking request.
+  :meth:`SlotTable.earliest_start_lists` gives the same answer from the booking lists (a
+  scheduling pass's head reservation), :meth:`SlotTable.start_bound` a time it cannot be before.
 - :meth:`SlotTable.free_until` - the VMs free at a time and until when (a scheduling pass).
 - :meth:`SlotTable.overlapping` - the reservations that meet an interval (e.g. the best-effort
   leases an AR would have to preempt); :meth:`SlotTable.free_vms` - the VMs free over one.
@@ -29,11 +31,17 @@ windows (``V`` VMs, ``K`` the most bookings on one VM, a handful): a VM is free 
 
 Each VM also keeps a summary (its first two bookings, its last end, its longest gap between
 bookings) in plain lists, updated at every change; the window arrays are rewritten only for the
-VMs changed since the last question that needs them.
+VMs changed since the last question that needs them. A VM whose longest gap is shorter than a
+duration, and whose first booking begins sooner than that after ``not_before``, can hold it only
+in its last window, from its last end: :meth:`SlotTable.earliest_start_lists` answers from the
+summaries and lists only the other VMs' windows, with the count of ``earliest_start`` in the
+same floating-point operations, so the two agree to the last bit.
 
 Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windows, ``k`` VMs
 of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest_start``
-O(c K + W log W) in numpy (sorting the windows that can hold the duration), ``free_vms``,
+O(c K + W log W) in numpy (sorting the windows that can hold the duration),
+``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
+with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``,
 ``horizons`` O(c K + W), ``free_at`` O(V) (from the summaries), ``profile`` O(V log V),
 ``reserve``, ``release``, ``shorten`` O(k K), ``overlapping`` O(V log K + output).
 """
@@ -66,6 +74,24 @@ class Reservation:
     end: float
 
 
+@attrs.define(slots=True, eq=False)
+class _Kept:
+    """An answer of the slot table kept across its changes, with what proves it again
+    (:meth:`SlotTable._all_free_again`, :meth:`SlotTable._bound_again`): VMs that alone rule
+    out every earlier time (``witnesses``, of which ``need`` must be unchanged), the windows
+    holding the answer that a later ``not_before`` could make too short (``(start, end)``), and
+    the VMs changed since it was last proved (``touched``, kept by :meth:`SlotTable._touch`)."""
+
+    vms: Any                       #: the candidates as asked (the same object)
+    members: frozenset[int] | None  #: the candidate ids (``None``: all)
+    not_before: float
+    value: float
+    witnesses: set[int]
+    need: int
+    windows: set[tuple[float, float]] = attrs.Factory(set)
+    touched: set[int] = attrs.Factory(set)
+
+
 class SlotTable:
     """Reservations with host identity for the ``n_vms`` VMs of one cloud.
 
@@ -79,7 +105,7 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig", "_asked")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_asked", "_kept")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -107,6 +133,8 @@ class SlotTable:
         #: the last candidate tuple asked of earliest_start_lists and its ids sorted (a scheduling
         #: pass asks with the same lease's VMs again and again)
         self._asked: tuple[tuple, tuple[int, ...]] = ((), ())
+        #: answers of earliest_start_lists (all candidates) and start_bound kept across changes
+        self._kept: dict[tuple, _Kept] = {}
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -143,6 +171,8 @@ class SlotTable:
                 le[v] = -BIG
                 ig[v] = 0.0
         self._dirty.update(vms)
+        for kept in self._kept.values():
+            kept.touched.update(vms)
 
     def _sync(self) -> None:
         """Bring the window arrays up to date (the rows of the VMs changed since): each row made
@@ -290,9 +320,11 @@ class SlotTable:
         Most VMs have one window that can hold the duration, their last: only the others' are
         listed (:meth:`_gapped`, :meth:`_shared`). All the candidates needed (a suspended lease
         asked on its own VMs): :meth:`_all_free_from`, O(V) plus O(g K) in Python for the ``g``
-        distinct booking lists with a gap that may hold the duration. Else :meth:`_starts_ends`
-        and :func:`_first_count`: O(V log V) in C-level sorts, O(g K) in Python, and O(V) for
-        the VMs chosen."""
+        distinct booking lists with a gap that may hold the duration; the answer is kept for the
+        same candidates (``None`` or the same tuple) and duration, and given again while the
+        changes since leave it true (:meth:`_all_free_again`, O(c) for ``c`` VMs changed).
+        Else :meth:`_starts_ends` and :func:`_first_count`: O(V log V) in C-level sorts, O(g K)
+        in Python, and O(V) for the VMs chosen."""
         cand = self._ids(vms)
         if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 1 <= n <= len(cand)):
             raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(cand)} candidates")
@@ -300,15 +332,24 @@ class SlotTable:
             raise CapacityError(f"slot table: duration {duration!r} must be finite and > 0")
         d, nb = float(duration), float(not_before)
         if n == len(cand):
-            t = self._all_free_from(cand, d, nb)
-            if t is not None:
-                return t, tuple(cand)
-            return self.earliest_start(n, d, nb, vms)       # near BIG: the arrays' own arithmetic
+            key = ("all", id(vms), d)
+            kept = self._kept.get(key) if vms is None or isinstance(vms, tuple) else None
+            if kept is not None and kept.vms is vms:
+                t = self._all_free_again(kept, d, nb)
+                if t is not None:
+                    return t, tuple(cand)
+            found = self._all_free_from(cand, d, nb)
+            if found is None:
+                return self.earliest_start(n, d, nb, vms)   # near BIG: the arrays' own arithmetic
+            t, witnesses, windows = found
+            if vms is None or isinstance(vms, tuple):
+                self._keep(key, _Kept(vms, None if vms is None else frozenset(cand), nb, t, witnesses, 1, windows))
+            return t, tuple(cand)
         gapped = self._gapped(cand, d, nb)
         starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
         if not starts or not starts[-1] + d < _HUGE:
             return self.earliest_start(n, d, nb, vms)
-        t, found = _first_count(starts, ends, big, n, d)
+        t, _ = _first_count(starts, ends, big, n, d)
         end = t + d
         le = self._le
         chosen = [v for v in cand
@@ -330,8 +371,41 @@ class SlotTable:
         k = len(cand) - n + 1
         if not (1 <= k <= len(cand)) or not max(max(self._le), nb) + d < _HUGE:
             return nb
-        latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
-        return latest[-1] if len(latest) == k and latest[-1] > nb else nb
+        key = ("bound", id(vms), n, d)
+        keep = vms is None or isinstance(vms, tuple)     # a list could change under the same id
+        kept = self._kept.get(key) if keep else None
+        if kept is not None and kept.vms is vms and self._bound_again(kept, nb) and kept.value > nb:
+            bound = kept.value
+        else:
+            latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
+            if len(latest) < k:
+                return nb
+            bound = latest[-1]
+            fs, ig, le = self._fs, self._ig, self._le
+            if keep:
+                witnesses = {v for v in cand if le[v] >= bound and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
+                self._keep(key, _Kept(vms, None, nb, bound, witnesses, k))
+        return bound if bound > nb else nb
+
+    def _bound_again(self, kept: _Kept, not_before: float) -> bool:
+        """Whether :meth:`start_bound`'s kept bound still holds at ``not_before``: no earlier
+        ``not_before``, and ``need`` of its witnesses unchanged (each still has one window that
+        can hold the duration, from its last end at or after the bound: a later ``not_before``
+        only shortens the others). Then it is proved again from here. O(changed VMs)."""
+        if not_before < kept.not_before:
+            return False
+        witnesses = kept.witnesses
+        witnesses -= kept.touched
+        kept.touched.clear()
+        kept.not_before = not_before
+        return len(witnesses) >= kept.need
+
+    def _keep(self, key: tuple, kept: _Kept) -> None:
+        """Keep an answer (at most four: the head's questions of the current pass; more are
+        forgotten, each kept answer costs every change a set update)."""
+        if len(self._kept) >= 4:
+            self._kept.clear()
+        self._kept[key] = kept
 
     def _plain_ends(self, cand: Sequence[int], duration: float, not_before: float) -> list[float]:
         """The last ends of the candidates not :meth:`_gapped` (one window that can hold the
@@ -364,10 +438,14 @@ class SlotTable:
             shared.setdefault(tuple(busy[v]), []).append(v)
         return shared
 
-    def _all_free_from(self, cand: Sequence[int], duration: float, not_before: float) -> float | None:
+    def _all_free_from(self, cand: Sequence[int], duration: float,
+                       not_before: float) -> tuple[float, set[int], set[tuple[float, float]]] | None:
         """The earliest start ``t >= not_before`` at which every candidate is free for
         ``duration`` (:meth:`earliest_start` with ``n`` all the candidates), or ``None`` near
-        :data:`BIG`.
+        :data:`BIG`; with what proves it again later (:class:`_Kept`): the VMs that alone rule
+        out every earlier time (one window that can hold the duration, from ``t``; or a first
+        such window from ``t``) and the windows holding ``[t, t + duration)`` that begin before
+        ``t`` and end before BIG.
 
         There the count of :meth:`earliest_start` reaches ``n`` exactly when every candidate
         has a window that can hold the duration and holds ``[t, t + duration)`` (a VM holds at
@@ -380,10 +458,13 @@ class SlotTable:
         d, nb = duration, not_before
         last = max(self._plain_ends(cand, d, nb), default=nb)
         t = last if last > nb else nb
-        lists = [_gap_windows(key, d, nb) for key in self._shared(self._gapped(cand, d, nb))]
+        shared = self._shared(self._gapped(cand, d, nb))
+        lists = [_gap_windows(key, d, nb) for key in shared]
+        holding: list[tuple[float, float]] = []
         moved = True
         while moved:
             moved = False
+            holding.clear()
             for windows in lists:
                 end = t + d
                 for lo, hi in windows:
@@ -391,10 +472,65 @@ class SlotTable:
                         if lo > t:
                             t = lo
                             moved = True
+                        holding.append((lo, hi))
                         break
                 else:
                     return None            # no window holds it: only near BIG
-        return t if t + d < _HUGE else None
+        if not t + d < _HUGE:
+            return None
+        fs, ig, le = self._fs, self._ig, self._le
+        witnesses = {v for v in cand if le[v] == t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
+        for windows, owners in zip(lists, shared.values()):
+            if windows[0][0] == t:
+                witnesses.update(owners)
+        return t, witnesses, {(lo, hi) for lo, hi in holding if lo < t and hi < BIG}
+
+    def _all_free_again(self, kept: _Kept, duration: float, not_before: float) -> float | None:
+        """:meth:`_all_free_from`'s kept answer ``t`` if it still holds at ``not_before``, else
+        ``None``: ``not_before`` between the last proof and ``t``; a witness unchanged (so no
+        earlier time, a later ``not_before`` only shortening windows); each kept window still
+        long enough from ``not_before``; and every candidate changed since holding ``[t, t +
+        duration)`` (:meth:`_holding`). Then it is proved again from here: the changed VMs'
+        windows kept, those VMs no longer witnesses. O(changed VMs K + kept windows)."""
+        t, d, nb = kept.value, duration, not_before
+        if not kept.not_before <= nb <= t:
+            return None
+        touched = kept.touched
+        if nb < t and not (kept.witnesses - touched):
+            return None
+        for lo, hi in kept.windows:
+            if lo < nb and hi - nb < d:
+                return None
+        members = kept.members
+        fs, ig, le = self._fs, self._ig, self._le
+        fresh = []
+        for v in [v for v in touched if (members is None or v in members)      # not one window ending by t
+                  and not (le[v] <= t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG))]:
+            w = self._holding(v, t, d, nb)
+            if w is None:
+                return None
+            if w[0] < t and w[1] < BIG:
+                fresh.append(w)
+        kept.windows.update(fresh)
+        kept.witnesses -= touched
+        touched.clear()
+        kept.not_before = nb
+        return t
+
+    def _holding(self, v: int, t: float, duration: float, not_before: float) -> tuple[float, float] | None:
+        """VM ``v``'s window that can hold ``duration`` from ``not_before`` and holds ``[t, t +
+        duration)``, as ``(start, end)``, or ``None``; for ``t + duration`` below ``_HUGE``.
+        O(1) for a VM with one such window, else O(K)."""
+        d, nb = duration, not_before
+        fs, ig, le = self._fs, self._ig, self._le
+        if ig[v] < d and (fs[v] - nb < d or fs[v] == BIG):
+            e = le[v]
+            return ((e if e > nb else nb), BIG) if e <= t else None
+        end = t + d
+        for lo, hi in _gap_windows(self._busy[v], d, nb):
+            if lo <= t and hi >= end:
+                return lo, hi
+        return None
 
     def _starts_ends(self, cand: Sequence[int], gapped: list[int], duration: float,
                      not_before: float) -> tuple[list[float], list[float], int, dict[int, list[tuple[float, float]]]]:

@@ -197,6 +197,40 @@ def test_free_vms_from_the_booking_lists_when_many_rows_are_out_of_date():
     assert table.free_vms(10.0, 12.0) == [0, 2, 3]
 
 
+def test_an_answer_with_every_candidate_is_kept_across_changes_that_leave_it_true():
+    # VM 0 busy [0, 50): VMs (0, 1, 2) together for 10 s from 50, VM 0 the witness that
+    # nothing earlier can do
+    table = SlotTable(4)
+    table.reserve("a", [0], 0.0, 50.0)
+    head = (0, 1, 2)
+    assert table.earliest_start_lists(3, 10.0, 0.0, head) == (50.0, head)
+    kept = next(iter(table._kept.values()))
+    # VM 3 (not asked) and VM 1 (asked, still free over [50, 60)) booked: kept, proved again at 6
+    table.reserve("b", [3], 0.0, 100.0)
+    table.reserve("c", [1], 20.0, 30.0)
+    assert table.earliest_start_lists(3, 10.0, 6.0, head) == (50.0, head) == table.earliest_start(3, 10.0, 6.0, head)
+    assert next(iter(table._kept.values())) is kept and kept.not_before == 6.0 and not kept.touched
+    # VM 2 booked over [55, 70): 50 no longer holds, asked anew: 70
+    table.reserve("d", [2], 55.0, 70.0)
+    assert table.earliest_start_lists(3, 10.0, 7.0, head) == (70.0, head) == table.earliest_start(3, 10.0, 7.0, head)
+    assert next(iter(table._kept.values())) is not kept
+    # VM 0's booking gone: earlier times are possible again (its witness changed): from 7
+    table.release("a")
+    assert table.earliest_start_lists(3, 10.0, 7.0, head) == (7.0, head) == table.earliest_start(3, 10.0, 7.0, head)
+
+
+def test_a_kept_start_bound_holds_while_its_witnesses_are_unchanged():
+    # VMs free from 5, 8, 12, 20: three of four for 4 s not before 12 (VMs 2 and 3 the witnesses)
+    table = SlotTable(4)
+    for v, end in enumerate([5.0, 8.0, 12.0, 20.0]):
+        table.reserve(v, [v], 0.0, end)
+    assert table.start_bound(3, 4.0, 1.0) == 12.0
+    table.reserve("x", [0], 30.0, 40.0)             # not a witness: still 12
+    assert table.start_bound(3, 4.0, 2.0) == 12.0 <= table.earliest_start(3, 4.0, 2.0)[0]
+    table.release(2)                                 # a witness freed: asked anew, 8
+    assert table.start_bound(3, 4.0, 2.0) == 8.0 <= table.earliest_start(3, 4.0, 2.0)[0]
+
+
 fractions = st.sampled_from([0.1, 0.3, 20.48, 1.0 / 3.0, 1e6 + 0.3, 7.0])
 
 
@@ -266,6 +300,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         self.table = SlotTable(N_VMS)
         self.brute = Brute(N_VMS)
         self.next_id = 0
+        self.head = None
 
     def _new_id(self):
         self.next_id += 1
@@ -298,6 +333,23 @@ class SlotTableMachine(RuleBasedStateMachine):
         t, vms = got
         self.table.reserve(rid, vms, t, t + duration)
         self.brute.res[rid] = (vms, t, t + duration)
+
+    @rule(later=st.integers(0, 6), fresh=st.booleans(), cand=st.none() | vm_sets, duration=durations)
+    def ask_the_head_again(self, later, fresh, cand, duration):
+        # a pass's head asked again and again (the same tuple, not before a later time), the
+        # table changing in between: the kept answers stay exact
+        if fresh or self.head is None:
+            self.head = (None if cand is None else tuple(cand), duration, 0)
+        vms, d, nb = self.head
+        nb += later
+        self.head = (vms, d, nb)
+        candidates = list(range(N_VMS)) if vms is None else list(vms)
+        n = len(candidates)
+        got = self.table.earliest_start_lists(n, d, nb, vms)
+        assert got == self.brute.earliest(n, d, nb, candidates) == self.table.earliest_start(n, d, nb, vms)
+        for k in (1, n - 1):
+            if k >= 1:
+                assert self.table.start_bound(k, d, nb, vms) <= self.brute.earliest(k, d, nb, candidates)[0]
 
     @precondition(lambda self: self.brute.res)
     @rule(data=st.data())
