@@ -478,8 +478,7 @@ class SlotTable:
                     return None            # no window holds it: only near BIG
         if not t + d < _HUGE:
             return None
-        fs, ig, le = self._fs, self._ig, self._le
-        witnesses = {v for v in cand if le[v] == t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
+        witnesses = self._witnesses(cand, t, d, nb)
         for windows, owners in zip(lists, shared.values()):
             if windows[0][0] == t:
                 witnesses.update(owners)
@@ -488,16 +487,20 @@ class SlotTable:
     def _all_free_again(self, kept: _Kept, duration: float, not_before: float) -> float | None:
         """:meth:`_all_free_from`'s kept answer ``t`` if it still holds at ``not_before``, else
         ``None``: ``not_before`` between the last proof and ``t``; a witness unchanged (so no
-        earlier time, a later ``not_before`` only shortening windows); each kept window still
-        long enough from ``not_before``; and every candidate changed since holding ``[t, t +
-        duration)`` (:meth:`_holding`). Then it is proved again from here: the changed VMs'
-        windows kept, those VMs no longer witnesses. O(changed VMs K + kept windows)."""
+        earlier time, a later ``not_before`` only shortening windows), or else one found now
+        (:meth:`_witnesses`, O(V)); each kept window still long enough from ``not_before``; and
+        every candidate changed since holding ``[t, t + duration)`` (:meth:`_holding`). Then it
+        is proved again from here: the changed VMs' windows kept, the witnesses those unchanged
+        or found now. O(c K + kept windows) for ``c`` VMs changed, O(V) more for new witnesses."""
         t, d, nb = kept.value, duration, not_before
         if not kept.not_before <= nb <= t:
             return None
         touched = kept.touched
-        if nb < t and not (kept.witnesses - touched):
-            return None
+        witnesses = kept.witnesses - touched
+        if nb < t and not witnesses:
+            witnesses = self._witnesses(range(self.n_vms) if kept.members is None else kept.members, t, d, nb)
+            if not witnesses:
+                return None
         for lo, hi in kept.windows:
             if lo < nb and hi - nb < d:
                 return None
@@ -512,10 +515,17 @@ class SlotTable:
             if w[0] < t and w[1] < BIG:
                 fresh.append(w)
         kept.windows.update(fresh)
-        kept.witnesses -= touched
+        kept.witnesses = witnesses
         touched.clear()
         kept.not_before = nb
         return t
+
+    def _witnesses(self, cand: Iterable[int], t: float, duration: float, not_before: float) -> set[int]:
+        """The candidates that alone rule out every start before ``t``: one window that can hold
+        ``duration`` from ``not_before``, from their last end, which is ``t``. O(V)."""
+        d, nb = duration, not_before
+        fs, ig, le = self._fs, self._ig, self._le
+        return {v for v in cand if le[v] == t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
 
     def _holding(self, v: int, t: float, duration: float, not_before: float) -> tuple[float, float] | None:
         """VM ``v``'s window that can hold ``duration`` from ``not_before`` and holds ``[t, t +
