@@ -155,17 +155,31 @@ class SlotTable:
             self._lo, self._hi, self._width = lo, hi, width
 
     def _touch(self, vms: Iterable[int]) -> None:
-        """VMs whose bookings changed: their summaries now, their window rows when next needed."""
+        """VMs whose bookings changed: their summaries now, their window rows when next needed.
+        O(K) per VM: the longest gap in one loop over its bookings (no list made)."""
         busy = self._busy
         fs, fe, ss, le, ig = self._fs, self._fe, self._ss, self._le, self._ig
         for v in vms:
             row = busy[v]
             k = len(row)
             if k:
-                fs[v], fe[v] = row[0][0], row[0][1]
-                ss[v] = row[1][0] if k > 1 else BIG
+                first = row[0]
+                fs[v], fe[v] = first[0], first[1]
                 le[v] = row[-1][1]
-                ig[v] = max([row[i + 1][0] - row[i][1] for i in range(k - 1)]) if k > 1 else 0.0
+                if k > 1:
+                    ss[v] = row[1][0]
+                    longest = -BIG
+                    prev = first[1]
+                    for i in range(1, k):
+                        b = row[i]
+                        gap = b[0] - prev
+                        if gap > longest:
+                            longest = gap
+                        prev = b[1]
+                    ig[v] = longest
+                else:
+                    ss[v] = BIG
+                    ig[v] = 0.0
             else:
                 fs[v] = fe[v] = ss[v] = BIG
                 le[v] = -BIG
@@ -794,6 +808,7 @@ class SlotTable:
             assert (self._lo[v, k + 1:] == BIG).all()
             assert (self._fs[v], self._fe[v]) == ((busy[0][0], busy[0][1]) if k else (BIG, BIG))
             assert self._ss[v] == (busy[1][0] if k > 1 else BIG) and self._le[v] == (busy[-1][1] if k else -BIG)
+            assert self._ig[v] == max([busy[i + 1][0] - busy[i][1] for i in range(k - 1)], default=0.0)
         assert count == sum(len(r.vms) for r in by_seq.values())
 
 
