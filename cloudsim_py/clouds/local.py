@@ -1255,11 +1255,12 @@ class LocalCloud:
 
         Cost: O(W) numpy for the free VMs (``W`` the slot table's windows), then O(log V) per
         waiting lease checked (a bisection in the sorted free-until times), O(V) per lease
-        started, and one :meth:`SlotTable.earliest_start_lists` (O(V) and the VMs with long
-        gaps, :meth:`_hold`) for the head's reservation when a later lease could start. When no booking changed since the last pass
-        and no lease became ready, the leases checked then would fare no better now (the free
-        VMs are the same and time only shortens their gaps): the pass checks only the leases
-        queued since, against what the last pass left (O(new leases log V))."""
+        started, and the head's reservation when a later lease could start (:meth:`_hold`: O(V)
+        from the booking lists, O(VMs changed) when its last answer still holds). When no
+        booking changed since the last pass and no lease became ready, the leases checked then
+        would fare no better now (the free VMs are the same and time only shortens their gaps):
+        the pass checks only the leases queued since, against what the last pass left (O(new
+        leases log V))."""
         if self._aggressive:
             self._aggressive_pass(now)
             return

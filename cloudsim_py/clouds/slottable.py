@@ -363,7 +363,7 @@ class SlotTable:
         starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
         if not starts or not starts[-1] + d < _HUGE:
             return self.earliest_start(n, d, nb, vms)
-        t, _ = _first_count(starts, ends, big, n, d)
+        t = _first_count(starts, ends, big, n, d)
         end = t + d
         le = self._le
         chosen = [v for v in cand
@@ -378,8 +378,10 @@ class SlotTable:
         (``len(candidates) - n + 1``); ``not_before`` if there are fewer such VMs, or near
         :data:`BIG`. Before it those ``k`` VMs are all busy, so fewer than ``n`` are free. For
         a caller that needs the answer only if it is early enough (a second way to run the
-        head, :meth:`LocalCloud._hold`). O(V) for :meth:`_gapped`, O(V log k) for the ``k``
-        latest ends."""
+        head, :meth:`LocalCloud._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
+        latest ends. The bound is kept for the same question (candidates ``None`` or the same
+        tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
+        (:meth:`_bound_again`, O(VMs changed)): a bound no longer the latest is still a bound."""
         cand = self._ids(vms)
         d, nb = float(duration), float(not_before)
         k = len(cand) - n + 1
@@ -852,12 +854,11 @@ def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,
     return out
 
 
-def _first_count(starts: list[float], ends: list[float], big: int, n: int,
-                 duration: float) -> tuple[float, bool]:
+def _first_count(starts: list[float], ends: list[float], big: int, n: int, duration: float) -> float:
     """:meth:`SlotTable.earliest_start`'s count in plain Python: the first of the sorted window
     ``starts`` at which ``#{starts <= t} - #{ends < t + duration}`` reaches ``n`` (``ends``: the
-    sorted ends before :data:`BIG`; ``big`` windows end at BIG), and ``True``; or the first start
-    and ``False`` if none does (numpy's ``argmax`` of all false).
+    sorted ends before :data:`BIG`; ``big`` windows end at BIG), or the first start if none does
+    (numpy's ``argmax`` of all false).
 
     The first term only grows with ``t``; so does the second (``t + duration`` does), and while
     it stays ``k`` the first start that can reach ``n`` is the ``(n + k)``-th: the scan jumps
@@ -869,9 +870,9 @@ def _first_count(starts: list[float], ends: list[float], big: int, n: int,
     one VM is free; at 5 (the 3rd) both are.
 
     >>> _first_count([0.0, 2.0, 5.0], [4.0], 2, 2, 3.0)
-    (5.0, True)
-    >>> _first_count([0.0, 2.0, 5.0], [4.0], 2, 3, 3.0)
-    (0.0, False)
+    5.0
+    >>> _first_count([0.0, 2.0, 5.0], [4.0], 2, 3, 3.0)     # three VMs among two: none
+    0.0
     """
     m = len(starts)
     at = n - 1
@@ -880,6 +881,6 @@ def _first_count(starts: list[float], ends: list[float], big: int, n: int,
         bound = t + duration
         k = bisect_left(ends, bound) + (big if BIG < bound else 0)
         if bisect_right(starts, t, at) - k >= n:
-            return t, True
+            return t
         at = n + k - 1
-    return starts[0], False
+    return starts[0]
