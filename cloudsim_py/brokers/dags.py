@@ -49,6 +49,7 @@ import math
 from abc import abstractmethod
 from heapq import heappop, heappush
 from itertools import count
+from operator import attrgetter
 from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
@@ -60,7 +61,7 @@ from ..clouds.local import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
 from ..errors import PlatformError, PolicyError
-from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list, released_by
+from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
 from ..workload.lease import LeaseMode
@@ -99,6 +100,13 @@ class TaskOrder:
     estimate: float = NAN           #: estimated finish there, without the feedback term
     finish: float = NAN
     rejections: int = 0
+    #: its place in the job's topological order (ties among tasks released together)
+    rank: int = 0
+    #: the job's graph as links between orders, made once at submission: predecessors with the
+    #: data each sends, successors, predecessors not yet done
+    preds: list[tuple["TaskOrder", float]] = attrs.field(factory=list)
+    succ: list["TaskOrder"] = attrs.field(factory=list)
+    pending: int = 0
 
     @property
     def ar(self) -> bool:
@@ -117,7 +125,6 @@ class DagRun:
     owner: int
     orders: dict[Hashable, TaskOrder]
     left: int
-    done: set = attrs.field(factory=set)
     finish: float = NAN
     plist: list = attrs.field(factory=list)
     ptr: int = 0
@@ -395,11 +402,10 @@ class DagScheduler(CloudScheduler):
     def _not_before(self, order: TaskOrder) -> list[float]:
         """When the task's input can be on each cloud: each predecessor's finish plus its data's
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
-        run = order.run
-        dag = run.dag
+        dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
         fed = self._fed()
-        preds = [(run.orders[p], dag.data_mb(p, order.task)) for p in dag.graph.pred[order.task]]
+        preds = order.preds
         out = []
         for cloud in range(len(fed.clouds)):
             t = t0
@@ -436,7 +442,7 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
-        for task in dag.order:
+        for rank, task in enumerate(dag.order):
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
             vms = [v.vms_for(cpus) for v in types]
@@ -446,11 +452,17 @@ class DagScheduler(CloudScheduler):
             image = float(data.get("image_mb", 0.0))
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
                                      vms, [c.transfer_s(image) for c in clouds],
-                                     times[task])
+                                     times[task], rank=rank)
+        for parent, child, edge in dag.graph.edges(data=True):
+            up, down = orders[parent], orders[child]
+            up.succ.append(down)
+            down.preds.append((up, float(edge.get("data_mb", 0.0))))
+            down.pending += 1
         self._prepare(run)
         self._runs[run] = None
-        for task in dag.entry_tasks():
-            self._make_ready(orders[task])
+        for order in orders.values():         # the entry tasks, in the job's order
+            if not order.pending:
+                self._make_ready(order)
         self.dc.request_pass()
 
     def _prepare(self, run: DagRun) -> None:
@@ -699,10 +711,16 @@ class DagScheduler(CloudScheduler):
         order.finish = finish
         order.state = DONE
         run = order.run
-        run.done.add(order.task)
         run.left -= 1
-        for s in released_by(run.dag, order.task, run.done):
-            self._make_ready(run.orders[s])
+        released = []
+        for s in order.succ:
+            s.pending -= 1
+            if s.pending == 0:
+                released.append(s)
+        if len(released) > 1:
+            released.sort(key=attrgetter("rank"))   # in the job's topological order
+        for s in released:
+            self._make_ready(s)
         if run.left == 0:
             run.finish = max(o.finish for o in run.orders.values())
             del self._runs[run]

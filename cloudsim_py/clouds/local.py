@@ -286,6 +286,39 @@ class LocalCounters:
     cancelled: int = 0             #: preparations cut short by an AR
 
 
+@attrs.define(slots=True, eq=False)
+class QuoteProfile:
+    """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
+    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the sorted
+    horizons (:meth:`SlotTable.profile`) and their array only when a quote needs more than the
+    first (most tasks take one VM: then a ``min`` in C answers), and the gap answers so far."""
+
+    table: SlotTable
+    version: int
+    time: float
+    longest: float
+    sorted: list[float] | None = None
+    as_array: np.ndarray | None = None
+    answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
+
+    def horizon(self, n: int) -> float:
+        """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
+        list, O(1) once it is made (O(V log V), at most once per state)."""
+        if self.sorted is None:
+            if n == 1:
+                return self.table.horizon(1, self.time)
+            self.sorted = self.table.profile(self.time)[0]
+        return self.sorted[n - 1]
+
+    def array(self) -> np.ndarray:
+        """The sorted horizons as an array (the batch quotes of :meth:`LocalCloud.quotes`)."""
+        if self.as_array is None:
+            if self.sorted is None:
+                self.sorted = self.table.profile(self.time)[0]
+            self.as_array = np.array(self.sorted)
+        return self.as_array
+
+
 class LocalCloud:
     """One cloud's slot table and its enactment on datacenter ``dc`` (see the module docstring).
 
@@ -335,7 +368,9 @@ class LocalCloud:
         #: queue in the middle)
         self._full = True
         #: the slot tables' profiles for quotes (hard or not -> see :meth:`_profile`)
-        self._profiles: dict[bool, tuple] = {}
+        self._profiles: dict[bool, QuoteProfile] = {}
+        #: Overheads.times by (image MB, memory MB, VMs)
+        self._times: dict[tuple[float, float, int], Any] = {}
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -397,8 +432,10 @@ class LocalCloud:
         not yet admitted: its overheads on this cloud, its queue place."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
-        times = self.overheads.times(self.cloud, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0),
-                                     job.procs)
+        key = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
+        times = self._times.get(key)
+        if times is None:       # a pure function of the three on this cloud: once per kind of task
+            times = self._times[key] = self.overheads.times(self.cloud, *key)
         hard = not (mode is BEST_EFFORT and getattr(desc, "preemptible", True))
         nb = float(getattr(desc, "not_before", desc.submit_time)) if ready_at is None else float(ready_at)
         key = (desc.submit_time, next(self._seq))
@@ -1431,8 +1468,8 @@ class LocalCloud:
         prof = self._profile(hard, now)
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
-        h = prof[2][n - 1]
-        if h <= nb or d > prof[3]:
+        h = prof.horizon(n)
+        if h <= nb or d > prof.longest:
             # n VMs are free for good from not_before on (their last bookings end by then), or
             # the duration fits in no gap: after the horizons
             return h if h > nb else nb
@@ -1441,22 +1478,21 @@ class LocalCloud:
             return nb                        # n VMs are free from not_before on: the usual answer
         return self._gap_quote(hard, prof, n, d, not_before, now)
 
-    def _profile(self, hard: bool, now: float) -> tuple:
-        """``(version, time, horizons, longest gap, horizons as an array, answers so far)`` of the
-        hard table or the table, for its present state."""
+    def _profile(self, hard: bool, now: float) -> "QuoteProfile":
+        """The :class:`QuoteProfile` of the hard table or the table, for its present state
+        (made at the first quote after a booking changed: O(V) in C)."""
         table = self.hard if hard else self.table
         prof = self._profiles.get(hard)
-        if prof is None or prof[0] != table.version:
-            horizons, longest = table.profile(now)
-            prof = self._profiles[hard] = (table.version, now, horizons, longest, np.array(horizons), {})
+        if prof is None or prof.version != table.version:
+            prof = self._profiles[hard] = QuoteProfile(table, table.version, now, table.longest_gap(now))
         return prof
 
-    def _gap_quote(self, hard: bool, prof: tuple, n: int, d: float, nb: float, now: float) -> float:
+    def _gap_quote(self, hard: bool, prof: "QuoteProfile", n: int, d: float, nb: float, now: float) -> float:
         """The answer for a duration that may fit in a gap: remembered for this state of the
         table by ``(n, d, not_before)`` and reused while it is not in the past (the times that
         fit do not change with the state, so the earliest one from a later time is the same as
         long as it is still ahead)."""
-        memo = prof[5]
+        memo = prof.answers
         key = (n, d, nb)
         got = memo.get(key)
         if got is None or got < now:
@@ -1485,14 +1521,15 @@ class LocalCloud:
         d = np.where(duration > 0, duration, TINY)
         n_vms = self.n_vms
         too_big = int(n.max()) > n_vms
-        h = prof[4][(np.minimum(n, n_vms) if too_big else n) - 1]
+        h = prof.array()[(np.minimum(n, n_vms) if too_big else n) - 1]
         q = np.maximum(h, nb)
         if too_big:
             q[n > n_vms] = INF
-        if float(d.min()) <= prof[3]:                                     # some may fit in a gap
+        longest = prof.longest
+        if float(d.min()) <= longest:                                     # some may fit in a gap
             # those whose n-th horizon is by their not-before have n VMs free for good from
             # then: q is already their answer
-            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms) & (h > nb))
+            gap = np.flatnonzero((d <= longest) & (n <= n_vms) & (h > nb))
             table = self.hard if hard else self.table
             start = nb[gap]
             now_ok = table.free_count(start, start + d[gap]) >= n[gap]
