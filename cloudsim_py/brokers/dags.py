@@ -649,6 +649,14 @@ class DagScheduler(CloudScheduler):
             local.schedule(now)         # start it now if it can: later quotes see it
         return True, ""
 
+    def receive(self, message: Any) -> None:
+        """A message: handled, then a pass of this cloud, except for a task-checking request
+        (``Check``), which only reads the slot table: a pass after it would find nothing new
+        (Li et al.'s three checks per round were a third of all passes)."""
+        if type(message.payload) is not Check:
+            self.dc.request_pass()
+        self.on_message(message)
+
     def on_message(self, message: Any) -> None:
         handler = self._handlers.get(type(message.payload))
         if handler is None:

@@ -289,9 +289,10 @@ class LocalCounters:
 @attrs.define(slots=True, eq=False)
 class QuoteProfile:
     """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
-    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the sorted
-    horizons (:meth:`SlotTable.profile`) and their array only when a quote needs more than the
-    first (most tasks take one VM: then a ``min`` in C answers), and the gap answers so far."""
+    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
+    last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
+    :attr:`time`, as :meth:`SlotTable.profile` has it) and their array only when a quote needs
+    more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
 
     table: SlotTable
     version: int
@@ -304,18 +305,20 @@ class QuoteProfile:
     def horizon(self, n: int) -> float:
         """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
         list, O(1) once it is made (O(V log V), at most once per state)."""
-        if self.sorted is None:
+        ends = self.sorted
+        if ends is None:
             if n == 1:
                 return self.table.horizon(1, self.time)
-            self.sorted = self.table.profile(self.time)[0]
-        return self.sorted[n - 1]
+            ends = self.sorted = self.table.last_ends()
+        e = ends[n - 1]
+        return e if e > self.time else self.time
 
     def array(self) -> np.ndarray:
         """The sorted horizons as an array (the batch quotes of :meth:`LocalCloud.quotes`)."""
         if self.as_array is None:
             if self.sorted is None:
-                self.sorted = self.table.profile(self.time)[0]
-            self.as_array = np.array(self.sorted)
+                self.sorted = self.table.last_ends()
+            self.as_array = np.maximum(np.array(self.sorted), self.time)
         return self.as_array
 
 
