@@ -435,10 +435,10 @@ class LocalCloud:
         not yet admitted: its overheads on this cloud, its queue place."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
-        key = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
-        times = self._times.get(key)
+        kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
+        times = self._times.get(kind)
         if times is None:       # a pure function of the three on this cloud: once per kind of task
-            times = self._times[key] = self.overheads.times(self.cloud, *key)
+            times = self._times[kind] = self.overheads.times(self.cloud, *kind)
         hard = not (mode is BEST_EFFORT and getattr(desc, "preemptible", True))
         nb = float(getattr(desc, "not_before", desc.submit_time)) if ready_at is None else float(ready_at)
         key = (desc.submit_time, next(self._seq))
