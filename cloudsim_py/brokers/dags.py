@@ -651,9 +651,12 @@ class DagScheduler(CloudScheduler):
 
     def receive(self, message: Any) -> None:
         """A message: handled, then a pass of this cloud, except for a task-checking request
-        (``Check``), which only reads the slot table: a pass after it would find nothing new
+        (``Check``), which only reads the slot table, and a transfer's acceptance (``Answer``
+        saying yes), which changes nothing here: a pass after either would find nothing new
         (Li et al.'s three checks per round were a third of all passes)."""
-        if type(message.payload) is not Check:
+        payload = message.payload
+        kind = type(payload)
+        if not (kind is Check or kind is Answer and payload.accepted):
             self.dc.request_pass()
         self.on_message(message)
 

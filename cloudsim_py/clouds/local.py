@@ -587,14 +587,22 @@ class LocalCloud:
         hold. The leases to preempt come in the order they were chosen (their requeue order);
         ``None`` if too few."""
         table = self.table
-        free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
-        if len(free) >= n and not arbitrary:
-            return tuple(free[:n]), []
+        if arbitrary:
+            # the reservations in the way are needed anyway: the VMs none of them holds are
+            # table.free_vms(a, e), found without the window arrays
+            meeting = table.overlapping(a, e)
+            held = {v for r in meeting for v in r.vms}
+            free = [v for v in range(self.n_vms) if v not in held]
+        else:
+            free = table.free_vms(a, e)
+            if len(free) >= n:
+                return tuple(free[:n]), []
+            meeting = table.overlapping(a, e)
         owner = self._owner
         blockers: dict[int, list[Plan | None]] = {}
         units: dict[Plan, None] = {}
-        for r in table.overlapping(a, e):
+        for r in meeting:
             q = owner[r.id]  # type: ignore[index]
             movable = q is not None and (r.id == q.res or r.id == q.save_res) and self._cuttable(q, a, now)
             for v in r.vms:

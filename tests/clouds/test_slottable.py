@@ -249,6 +249,13 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert [r.id for r in self.table.overlapping(start, end, cand)] == self.brute.overlapping(start, end, candidates)
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
+        # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
+        # them so, without the window arrays)
+        held = {v for r in self.table.overlapping(start, end) for v in r.vms}
+        assert [v for v in range(N_VMS) if v not in held] == self.table.free_vms(start, end)
+        # the quote profile's pieces against the summaries they come from
+        assert self.table.horizon(1, start) == self.table.profile(start)[0][0]
+        assert self.table.longest_gap(start) == self.table.profile(start)[1]
 
     @invariant()
     def consistent(self):
