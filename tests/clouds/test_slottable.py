@@ -253,9 +253,15 @@ class SlotTableMachine(RuleBasedStateMachine):
         # them so, without the window arrays)
         held = {v for r in self.table.overlapping(start, end) for v in r.vms}
         assert [v for v in range(N_VMS) if v not in held] == self.table.free_vms(start, end)
-        # the quote profile's pieces against the summaries they come from
-        assert self.table.horizon(1, start) == self.table.profile(start)[0][0]
-        assert self.table.longest_gap(start) == self.table.profile(start)[1]
+        # the quote profile's pieces by their definitions: each VM's last end (or the time),
+        # the longest gap between two bookings or from the time to a first booking ahead
+        per_vm = [sorted((s, e) for vms, s, e in self.brute.res.values() if v in vms) for v in range(N_VMS)]
+        horizons = sorted(max([start] + [e for _, e in b]) for b in per_vm)
+        gaps = [b[i + 1][0] - b[i][1] for b in per_vm for i in range(len(b) - 1)]
+        gaps += [b[0][0] - start for b in per_vm if b and b[0][0] > start]
+        assert self.table.profile(start) == (horizons, max(gaps, default=0.0))
+        assert self.table.longest_gap(start) == max(gaps, default=0.0)
+        assert [self.table.horizon(k, start) for k in range(1, N_VMS + 1)] == horizons
 
     @invariant()
     def consistent(self):
