@@ -47,6 +47,7 @@ from __future__ import annotations
 import logging
 import math
 from abc import abstractmethod
+import heapq
 from heapq import heappop, heappush
 from itertools import count
 from operator import attrgetter
@@ -60,8 +61,8 @@ from ..clouds.cloud import CloudSpec
 from ..clouds.local import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
-from ..errors import PlatformError, PolicyError
-from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list
+from ..errors import DAGError, PlatformError, PolicyError
+from ..workload.dag import DagJob
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
 from ..workload.lease import LeaseMode
@@ -133,6 +134,54 @@ class DagRun:
 
     def __repr__(self) -> str:
         return f"DagRun(job {self.dag.id}, {self.left} tasks left)"
+
+
+def link_orders(dag: DagJob, orders: Mapping[Hashable, TaskOrder]) -> None:
+    """The job's edges as links between its task orders: each child's parents with the data
+    each sends, each parent's children, each child's count of parents not done. O(E)."""
+    for parent, child, edge in dag.graph.edges(data=True):
+        up, down = orders[parent], orders[child]
+        up.succ.append(down)
+        down.preds.append((up, float(edge.get("data_mb", 0.0))))
+        down.pending += 1
+
+
+def cpop_list(topo: Sequence[TaskOrder], w: Sequence[float], bandwidth: float | None) -> list[Hashable]:
+    """FDLS's priority list of one job, from its task orders in topological order (``rank`` is
+    each one's place), their mean execution times ``w`` and the mean bandwidth between clouds
+    (``None``: one cloud, no transfer costs): CPOP's ``rank_u + rank_d`` (Topcuoglu et al. 2002,
+    eqs. 4-5, Fig. 5 line 3), then the ready task of highest priority first, ties to the earlier
+    task (lines 14-17). The numbers and order of :func:`~cloudsim_py.workload.dag.cpop_priority`
+    and :func:`~cloudsim_py.workload.dag.priority_list` (the same sums in the same order; a test
+    compares them), read from the orders' links instead of the job's graph. O((V + E) log V)."""
+    n = len(topo)
+    comm: dict[tuple[int, int], float] = {}
+    if bandwidth is not None:
+        if not bandwidth > 0:
+            raise DAGError(f"job {topo[0].run.dag.id}: bandwidth {bandwidth!r} MB/s must be > 0")
+        comm = {(p.rank, o.rank): d / bandwidth for o in topo for p, d in o.preds}
+    up = [0.0] * n
+    for o in reversed(topo):
+        k = o.rank
+        tail = [(comm[k, s.rank] if comm else 0) + up[s.rank] for s in o.succ]
+        up[k] = w[k] + (max(tail) if tail else 0)
+    down = [0.0] * n
+    for o in topo:
+        head = [down[p.rank] + w[p.rank] + (comm[p.rank, o.rank] if comm else 0) for p, _ in o.preds]
+        down[o.rank] = max(head) if head else 0
+    waiting = [len(o.preds) for o in topo]
+    heap = [(-(up[k] + down[k]), k) for k in range(n) if not waiting[k]]
+    heapq.heapify(heap)
+    out: list[Hashable] = []
+    while heap:
+        _, k = heapq.heappop(heap)
+        o = topo[k]
+        out.append(o.task)
+        for s in o.succ:
+            waiting[s.rank] -= 1
+            if not waiting[s.rank]:
+                heapq.heappush(heap, (-(up[s.rank] + down[s.rank]), s.rank))
+    return out
 
 
 class DagOutcome(NamedTuple):
@@ -375,6 +424,10 @@ class DagScheduler(CloudScheduler):
         #: ready tasks a cloud refused once (they are decided again first)
         self._refused: dict[TaskOrder, None] = {}
         self._gap = [0.0] * len(federation.clouds)
+        #: per kind of task, made once: VMs on each cloud by CPUs ([] if no cloud is big
+        #: enough), image transfer time to each cloud by image size
+        self._kinds: dict[float, list[int]] = {}
+        self._images: dict[float, list[float]] = {}
         #: the clouds in the order ties are broken: this one first (no transfer to another
         #: scheduler's queue), then by index
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
@@ -442,22 +495,26 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
+        kinds = self._kinds
+        images = self._images
         for rank, task in enumerate(dag.order):
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
-            vms = [v.vms_for(cpus) for v in types]
-            if not any(n <= c.vms for n, c in zip(vms, clouds)):
+            vms = kinds.get(cpus)
+            if vms is None:             # VMs per cloud, and whether one cloud is big enough
+                vms = [v.vms_for(cpus) for v in types]
+                vms = kinds[cpus] = vms if any(n <= c.vms for n, c in zip(vms, clouds)) else []
+            if not vms:
                 fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has")
                 return
             image = float(data.get("image_mb", 0.0))
+            xfer = images.get(image)
+            if xfer is None:
+                xfer = images[image] = [c.transfer_s(image) for c in clouds]
+            # the orders share the per-kind lists: nothing changes them
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
-                                     vms, [c.transfer_s(image) for c in clouds],
-                                     times[task], rank=rank)
-        for parent, child, edge in dag.graph.edges(data=True):
-            up, down = orders[parent], orders[child]
-            up.succ.append(down)
-            down.preds.append((up, float(edge.get("data_mb", 0.0))))
-            down.pending += 1
+                                     vms, xfer, times[task], rank=rank)
+        link_orders(dag, orders)
         self._prepare(run)
         self._runs[run] = None
         for order in orders.values():         # the entry tasks, in the job's order
@@ -775,9 +832,9 @@ class FdlsScheduler(DagScheduler):
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
-        w = {t: math.fsum(orders[t].exec) / len(orders[t].exec) for t in dag.order}
-        c = comm_costs(dag, fed.mean_bandwidth()) if len(fed.clouds) > 1 else None
-        run.plist = priority_list(dag, cpop_priority(dag, w, c))
+        topo = [orders[t] for t in dag.order]
+        w = [math.fsum(o.exec) / len(o.exec) for o in topo]
+        run.plist = cpop_list(topo, w, fed.mean_bandwidth() if len(fed.clouds) > 1 else None)
         run.pos = {t: i for i, t in enumerate(run.plist)}
 
     def _make_ready(self, order: TaskOrder) -> None:
