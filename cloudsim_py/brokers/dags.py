@@ -47,8 +47,7 @@ from __future__ import annotations
 import logging
 import math
 from abc import abstractmethod
-import heapq
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from itertools import count
 from operator import attrgetter
 from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
@@ -171,16 +170,16 @@ def cpop_list(topo: Sequence[TaskOrder], w: Sequence[float], bandwidth: float | 
         down[o.rank] = max(head) if head else 0
     waiting = [len(o.preds) for o in topo]
     heap = [(-(up[k] + down[k]), k) for k in range(n) if not waiting[k]]
-    heapq.heapify(heap)
+    heapify(heap)
     out: list[Hashable] = []
     while heap:
-        _, k = heapq.heappop(heap)
+        _, k = heappop(heap)
         o = topo[k]
         out.append(o.task)
         for s in o.succ:
             waiting[s.rank] -= 1
             if not waiting[s.rank]:
-                heapq.heappush(heap, (-(up[s.rank] + down[s.rank]), s.rank))
+                heappush(heap, (-(up[s.rank] + down[s.rank]), s.rank))
     return out
 
 

@@ -66,7 +66,7 @@ from ..infrastructure.phases import PREEMPT, TIMER
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
-from .overheads import Overheads
+from .overheads import Overheads, Times
 from .slottable import BIG, SlotTable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -373,7 +373,7 @@ class LocalCloud:
         #: the slot tables' profiles for quotes (hard or not -> see :meth:`_profile`)
         self._profiles: dict[bool, QuoteProfile] = {}
         #: Overheads.times by (image MB, memory MB, VMs)
-        self._times: dict[tuple[float, float, int], Any] = {}
+        self._times: dict[tuple[float, float, int], Times] = {}
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -1464,8 +1464,9 @@ class LocalCloud:
         at which ``n`` VMs are free for ``duration`` by the slot table (an AR may take what
         best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small.
 
-        O(1) after one O(V log V) look at each state of the table (:meth:`SlotTable.profile`,
-        taken at the first quote after a booking changed, at time ``t0``): a duration longer
+        O(1) after one look at each state of the table (:class:`QuoteProfile`, taken at the
+        first quote after a booking changed, at time ``t0``: O(V) in C, and O(V log V) once if a
+        quote of that state needs more than one VM): a duration longer
         than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
         after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
         the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
