@@ -311,17 +311,17 @@ class Done(NamedTuple):
 class Snapshot:
     """A mappable set as it was when a round began: per cloud, each task's VMs, image transfer,
     execution time and input-ready time, in slots ``0..size-1`` (some slots may be dead:
-    tasks decided since, ignored). Travels in ``Check`` messages instead of one item per task; the
-    arrays are never written in place once shared (a set that grows or is compacted makes new
-    ones)."""
+    tasks decided before the round, whose transfer time is infinite, so that every estimate of
+    theirs is too and no quote looks for a gap for them). Travels in ``Check`` messages instead
+    of one item per task; a set that grows or is compacted makes new arrays, and a slot is only
+    killed by the decision that ends a round."""
 
     orders: list["TaskOrder | None"]
     n: np.ndarray          #: [cloud, slot] VMs
-    x: np.ndarray          #: [cloud, slot] S_I / b
+    x: np.ndarray          #: [cloud, slot] S_I / b (inf: a dead slot)
     e: np.ndarray          #: [cloud, slot] execution time
     nb: np.ndarray         #: [cloud, slot] input ready on that cloud
     ar: np.ndarray         #: [slot] an AR task
-    alive: np.ndarray      #: [slot] still to decide (read when deciding, written as tasks go)
     size: int
 
 
@@ -345,7 +345,6 @@ class ReadySet:
         self.e = np.zeros((c, capacity))
         self.nb = np.zeros((c, capacity))
         self.ar = np.zeros(capacity, bool)
-        self.alive = np.zeros(capacity, bool)
 
     def __len__(self) -> int:
         return len(self.slot)
@@ -368,7 +367,6 @@ class ReadySet:
         self.e[:, k] = order.exec
         self.nb[:, k] = order.nb
         self.ar[k] = order.ar
-        self.alive[k] = True
         self.orders.append(order)
         self.slot[order] = k
         self.size = k + 1
@@ -376,11 +374,11 @@ class ReadySet:
     def remove(self, order: TaskOrder) -> None:
         k = self.slot.pop(order, None)
         if k is not None:
-            self.alive[k] = False
+            self.x[:, k] = INF
             self.orders[k] = None
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.alive, self.size)
+        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size)
 
 
 @attrs.define(slots=True, eq=False)
@@ -603,16 +601,22 @@ class DagScheduler(CloudScheduler):
         snap: Snapshot = rnd.orders
         size = snap.size
         alpha, gap = self.alpha, self._gap
-        order_c = self.tie_order
         reach = self._reach(now)
-        raw = {c: (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size] for c in order_c}
-        eft = np.stack([raw[c] + alpha * gap[c] if alpha else raw[c] for c in order_c], axis=1)
-        eft[~snap.alive[:size]] = INF
-        flat = int(np.argmin(eft))
-        k, j = divmod(flat, len(gap))
-        c = order_c[j]
+        raw = {}
+        # per cloud its least estimate at its first slot, one argmin each; then the least of
+        # those, ties to the earlier slot, then to the cloud first in tie order: the argmin of
+        # the whole [slot, cloud] table in row order, without making it
+        best = (INF, size, 0)
+        for c in self.tie_order:
+            raw[c] = r = (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size]
+            eft = r + alpha * gap[c] if alpha else r
+            k = int(np.argmin(eft))
+            e = float(eft[k])
+            if e < best[0] or e == best[0] and k < best[1]:
+                best = (e, k, c)
+        e, k, c = best
         order = snap.orders[k]
-        if order is None or not eft[k, c] < INF:
+        if order is None or not e < INF:
             where = f"job {order.run.dag.id}, task {order.task!r}" if order is not None else "a task"
             raise PolicyError(f"t={now}: {where} fits no cloud")
         return order, c, float(raw[c][k]), float(rnd.quotes[c][k])
