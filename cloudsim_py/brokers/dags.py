@@ -352,13 +352,18 @@ class ReadySet:
     def add(self, order: TaskOrder) -> None:
         cap = self.ar.shape[0]
         if self.size == cap:
-            live = [o for o in self.orders if o is not None]
-            self._alloc(cap * 2 if len(live) > cap // 2 else cap)   # new arrays: shared ones stay as sent
-            self.size = 0
-            self.slot.clear()
-            for o in live:
-                self._put(o)
+            self._compact(cap * 2 if len(self.slot) > cap // 2 else cap)
         self._put(order)
+
+    def _compact(self, capacity: int) -> None:
+        """The live tasks, in their order, moved to new arrays of ``capacity`` slots (arrays
+        already shared in a snapshot stay as they were sent). O(live tasks)."""
+        live = [o for o in self.orders if o is not None]
+        self._alloc(capacity)
+        self.size = 0
+        self.slot.clear()
+        for o in live:
+            self._put(o)
 
     def _put(self, order: TaskOrder) -> None:
         k = self.size
@@ -378,6 +383,11 @@ class ReadySet:
             self.orders[k] = None
 
     def snapshot(self) -> Snapshot:
+        """The set as a round sees it; compacted first when most slots are dead (a round's
+        array operations cost with the slots, dead or alive: at most twice the live ones, at
+        an amortised O(1) per task decided)."""
+        if self.size > 2 * len(self.slot) + 32:
+            self._compact(self.ar.shape[0])
         return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size)
 
 
