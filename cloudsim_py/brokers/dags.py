@@ -47,8 +47,9 @@ from __future__ import annotations
 import logging
 import math
 from abc import abstractmethod
-from heapq import heappop, heappush
+from heapq import heapify, heappop, heappush
 from itertools import count
+from operator import attrgetter
 from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
@@ -59,8 +60,8 @@ from ..clouds.cloud import CloudSpec
 from ..clouds.local import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
-from ..errors import PlatformError, PolicyError
-from ..workload.dag import DagJob, comm_costs, cpop_priority, priority_list, released_by
+from ..errors import DAGError, PlatformError, PolicyError
+from ..workload.dag import DagJob
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
 from ..workload.lease import LeaseMode
@@ -99,6 +100,13 @@ class TaskOrder:
     estimate: float = NAN           #: estimated finish there, without the feedback term
     finish: float = NAN
     rejections: int = 0
+    #: its place in the job's topological order (ties among tasks released together)
+    rank: int = 0
+    #: the job's graph as links between orders, made once at submission: predecessors with the
+    #: data each sends, successors, predecessors not yet done
+    preds: list[tuple["TaskOrder", float]] = attrs.field(factory=list)
+    succ: list["TaskOrder"] = attrs.field(factory=list)
+    pending: int = 0
 
     @property
     def ar(self) -> bool:
@@ -117,7 +125,6 @@ class DagRun:
     owner: int
     orders: dict[Hashable, TaskOrder]
     left: int
-    done: set = attrs.field(factory=set)
     finish: float = NAN
     plist: list = attrs.field(factory=list)
     ptr: int = 0
@@ -126,6 +133,54 @@ class DagRun:
 
     def __repr__(self) -> str:
         return f"DagRun(job {self.dag.id}, {self.left} tasks left)"
+
+
+def link_orders(dag: DagJob, orders: Mapping[Hashable, TaskOrder]) -> None:
+    """The job's edges as links between its task orders: each child's parents with the data
+    each sends, each parent's children, each child's count of parents not done. O(E)."""
+    for parent, child, edge in dag.graph.edges(data=True):
+        up, down = orders[parent], orders[child]
+        up.succ.append(down)
+        down.preds.append((up, float(edge.get("data_mb", 0.0))))
+        down.pending += 1
+
+
+def cpop_list(topo: Sequence[TaskOrder], w: Sequence[float], bandwidth: float | None) -> list[Hashable]:
+    """FDLS's priority list of one job, from its task orders in topological order (``rank`` is
+    each one's place), their mean execution times ``w`` and the mean bandwidth between clouds
+    (``None``: one cloud, no transfer costs): CPOP's ``rank_u + rank_d`` (Topcuoglu et al. 2002,
+    eqs. 4-5, Fig. 5 line 3), then the ready task of highest priority first, ties to the earlier
+    task (lines 14-17). The numbers and order of :func:`~cloudsim_py.workload.dag.cpop_priority`
+    and :func:`~cloudsim_py.workload.dag.priority_list` (the same sums in the same order; a test
+    compares them), read from the orders' links instead of the job's graph. O((V + E) log V)."""
+    n = len(topo)
+    comm: dict[tuple[int, int], float] = {}
+    if bandwidth is not None:
+        if not bandwidth > 0:
+            raise DAGError(f"job {topo[0].run.dag.id}: bandwidth {bandwidth!r} MB/s must be > 0")
+        comm = {(p.rank, o.rank): d / bandwidth for o in topo for p, d in o.preds}
+    up = [0.0] * n
+    for o in reversed(topo):
+        k = o.rank
+        tail = [(comm[k, s.rank] if comm else 0) + up[s.rank] for s in o.succ]
+        up[k] = w[k] + (max(tail) if tail else 0)
+    down = [0.0] * n
+    for o in topo:
+        head = [down[p.rank] + w[p.rank] + (comm[p.rank, o.rank] if comm else 0) for p, _ in o.preds]
+        down[o.rank] = max(head) if head else 0
+    waiting = [len(o.preds) for o in topo]
+    heap = [(-(up[k] + down[k]), k) for k in range(n) if not waiting[k]]
+    heapify(heap)
+    out: list[Hashable] = []
+    while heap:
+        _, k = heappop(heap)
+        o = topo[k]
+        out.append(o.task)
+        for s in o.succ:
+            waiting[s.rank] -= 1
+            if not waiting[s.rank]:
+                heappush(heap, (-(up[s.rank] + down[s.rank]), s.rank))
+    return out
 
 
 class DagOutcome(NamedTuple):
@@ -256,17 +311,17 @@ class Done(NamedTuple):
 class Snapshot:
     """A mappable set as it was when a round began: per cloud, each task's VMs, image transfer,
     execution time and input-ready time, in slots ``0..size-1`` (some slots may be dead:
-    tasks decided since, ignored). Travels in ``Check`` messages instead of one item per task; the
-    arrays are never written in place once shared (a set that grows or is compacted makes new
-    ones)."""
+    tasks decided before the round, whose transfer time is infinite, so that every estimate of
+    theirs is too and no quote looks for a gap for them). Travels in ``Check`` messages instead
+    of one item per task; a set that grows or is compacted makes new arrays, and a slot is only
+    killed by the decision that ends a round."""
 
     orders: list["TaskOrder | None"]
     n: np.ndarray          #: [cloud, slot] VMs
-    x: np.ndarray          #: [cloud, slot] S_I / b
+    x: np.ndarray          #: [cloud, slot] S_I / b (inf: a dead slot)
     e: np.ndarray          #: [cloud, slot] execution time
     nb: np.ndarray         #: [cloud, slot] input ready on that cloud
     ar: np.ndarray         #: [slot] an AR task
-    alive: np.ndarray      #: [slot] still to decide (read when deciding, written as tasks go)
     size: int
 
 
@@ -290,7 +345,6 @@ class ReadySet:
         self.e = np.zeros((c, capacity))
         self.nb = np.zeros((c, capacity))
         self.ar = np.zeros(capacity, bool)
-        self.alive = np.zeros(capacity, bool)
 
     def __len__(self) -> int:
         return len(self.slot)
@@ -298,13 +352,18 @@ class ReadySet:
     def add(self, order: TaskOrder) -> None:
         cap = self.ar.shape[0]
         if self.size == cap:
-            live = [o for o in self.orders if o is not None]
-            self._alloc(cap * 2 if len(live) > cap // 2 else cap)   # new arrays: shared ones stay as sent
-            self.size = 0
-            self.slot.clear()
-            for o in live:
-                self._put(o)
+            self._compact(cap * 2 if len(self.slot) > cap // 2 else cap)
         self._put(order)
+
+    def _compact(self, capacity: int) -> None:
+        """The live tasks, in their order, moved to new arrays of ``capacity`` slots (arrays
+        already shared in a snapshot stay as they were sent). O(live tasks)."""
+        live = [o for o in self.orders if o is not None]
+        self._alloc(capacity)
+        self.size = 0
+        self.slot.clear()
+        for o in live:
+            self._put(o)
 
     def _put(self, order: TaskOrder) -> None:
         k = self.size
@@ -313,7 +372,6 @@ class ReadySet:
         self.e[:, k] = order.exec
         self.nb[:, k] = order.nb
         self.ar[k] = order.ar
-        self.alive[k] = True
         self.orders.append(order)
         self.slot[order] = k
         self.size = k + 1
@@ -321,11 +379,16 @@ class ReadySet:
     def remove(self, order: TaskOrder) -> None:
         k = self.slot.pop(order, None)
         if k is not None:
-            self.alive[k] = False
+            self.x[:, k] = INF
             self.orders[k] = None
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.alive, self.size)
+        """The set as a round sees it; compacted first when most slots are dead (a round's
+        array operations cost with the slots, dead or alive: at most twice the live ones, at
+        an amortised O(1) per task decided)."""
+        if self.size > 2 * len(self.slot) + 32:
+            self._compact(self.ar.shape[0])
+        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size)
 
 
 @attrs.define(slots=True, eq=False)
@@ -368,6 +431,10 @@ class DagScheduler(CloudScheduler):
         #: ready tasks a cloud refused once (they are decided again first)
         self._refused: dict[TaskOrder, None] = {}
         self._gap = [0.0] * len(federation.clouds)
+        #: per kind of task, made once: VMs on each cloud by CPUs ([] if no cloud is big
+        #: enough), image transfer time to each cloud by image size
+        self._kinds: dict[float, list[int]] = {}
+        self._images: dict[float, list[float]] = {}
         #: the clouds in the order ties are broken: this one first (no transfer to another
         #: scheduler's queue), then by index
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
@@ -395,11 +462,10 @@ class DagScheduler(CloudScheduler):
     def _not_before(self, order: TaskOrder) -> list[float]:
         """When the task's input can be on each cloud: each predecessor's finish plus its data's
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
-        run = order.run
-        dag = run.dag
+        dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
         fed = self._fed()
-        preds = [(run.orders[p], dag.data_mb(p, order.task)) for p in dag.graph.pred[order.task]]
+        preds = order.preds
         out = []
         for cloud in range(len(fed.clouds)):
             t = t0
@@ -436,21 +502,31 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
-        for task in dag.order:
+        kinds = self._kinds
+        images = self._images
+        for rank, task in enumerate(dag.order):
             data = nodes[task]
             cpus = float(data.get("cpus", 1))
-            vms = [v.vms_for(cpus) for v in types]
-            if not any(n <= c.vms for n, c in zip(vms, clouds)):
+            vms = kinds.get(cpus)
+            if vms is None:             # VMs per cloud, and whether one cloud is big enough
+                vms = [v.vms_for(cpus) for v in types]
+                vms = kinds[cpus] = vms if any(n <= c.vms for n, c in zip(vms, clouds)) else []
+            if not vms:
                 fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has")
                 return
             image = float(data.get("image_mb", 0.0))
+            xfer = images.get(image)
+            if xfer is None:
+                xfer = images[image] = [c.transfer_s(image) for c in clouds]
+            # the orders share the per-kind lists: nothing changes them
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
-                                     vms, [c.transfer_s(image) for c in clouds],
-                                     times[task])
+                                     vms, xfer, times[task], rank=rank)
+        link_orders(dag, orders)
         self._prepare(run)
         self._runs[run] = None
-        for task in dag.entry_tasks():
-            self._make_ready(orders[task])
+        for order in orders.values():         # the entry tasks, in the job's order
+            if not order.pending:
+                self._make_ready(order)
         self.dc.request_pass()
 
     def _prepare(self, run: DagRun) -> None:
@@ -535,16 +611,22 @@ class DagScheduler(CloudScheduler):
         snap: Snapshot = rnd.orders
         size = snap.size
         alpha, gap = self.alpha, self._gap
-        order_c = self.tie_order
         reach = self._reach(now)
-        raw = {c: (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size] for c in order_c}
-        eft = np.stack([raw[c] + alpha * gap[c] if alpha else raw[c] for c in order_c], axis=1)
-        eft[~snap.alive[:size]] = INF
-        flat = int(np.argmin(eft))
-        k, j = divmod(flat, len(gap))
-        c = order_c[j]
+        raw = {}
+        # per cloud its least estimate at its first slot, one argmin each; then the least of
+        # those, ties to the earlier slot, then to the cloud first in tie order: the argmin of
+        # the whole [slot, cloud] table in row order, without making it
+        best = (INF, size, 0)
+        for c in self.tie_order:
+            raw[c] = r = (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size]
+            eft = r + alpha * gap[c] if alpha else r
+            k = int(np.argmin(eft))
+            e = float(eft[k])
+            if e < best[0] or e == best[0] and k < best[1]:
+                best = (e, k, c)
+        e, k, c = best
         order = snap.orders[k]
-        if order is None or not eft[k, c] < INF:
+        if order is None or not e < INF:
             where = f"job {order.run.dag.id}, task {order.task!r}" if order is not None else "a task"
             raise PolicyError(f"t={now}: {where} fits no cloud")
         return order, c, float(raw[c][k]), float(rnd.quotes[c][k])
@@ -637,6 +719,17 @@ class DagScheduler(CloudScheduler):
             local.schedule(now)         # start it now if it can: later quotes see it
         return True, ""
 
+    def receive(self, message: Any) -> None:
+        """A message: handled, then a pass of this cloud, except for a task-checking request
+        (``Check``), which only reads the slot table, and a transfer's acceptance (``Answer``
+        saying yes), which changes nothing here: a pass after either would find nothing new
+        (Li et al.'s three checks per round were a third of all passes)."""
+        payload = message.payload
+        kind = type(payload)
+        if not (kind is Check or kind is Answer and payload.accepted):
+            self.dc.request_pass()
+        self.on_message(message)
+
     def on_message(self, message: Any) -> None:
         handler = self._handlers.get(type(message.payload))
         if handler is None:
@@ -699,10 +792,16 @@ class DagScheduler(CloudScheduler):
         order.finish = finish
         order.state = DONE
         run = order.run
-        run.done.add(order.task)
         run.left -= 1
-        for s in released_by(run.dag, order.task, run.done):
-            self._make_ready(run.orders[s])
+        released = []
+        for s in order.succ:
+            s.pending -= 1
+            if s.pending == 0:
+                released.append(s)
+        if len(released) > 1:
+            released.sort(key=attrgetter("rank"))   # in the job's topological order
+        for s in released:
+            self._make_ready(s)
         if run.left == 0:
             run.finish = max(o.finish for o in run.orders.values())
             del self._runs[run]
@@ -746,9 +845,9 @@ class FdlsScheduler(DagScheduler):
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
-        w = {t: math.fsum(orders[t].exec) / len(orders[t].exec) for t in dag.order}
-        c = comm_costs(dag, fed.mean_bandwidth()) if len(fed.clouds) > 1 else None
-        run.plist = priority_list(dag, cpop_priority(dag, w, c))
+        topo = [orders[t] for t in dag.order]
+        w = [math.fsum(o.exec) / len(o.exec) for o in topo]
+        run.plist = cpop_list(topo, w, fed.mean_bandwidth() if len(fed.clouds) > 1 else None)
         run.pos = {t: i for i, t in enumerate(run.plist)}
 
     def _make_ready(self, order: TaskOrder) -> None:

@@ -66,7 +66,7 @@ from ..infrastructure.phases import PREEMPT, TIMER
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
-from .overheads import Overheads
+from .overheads import Overheads, Times
 from .slottable import BIG, SlotTable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -286,6 +286,42 @@ class LocalCounters:
     cancelled: int = 0             #: preparations cut short by an AR
 
 
+@attrs.define(slots=True, eq=False)
+class QuoteProfile:
+    """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
+    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
+    last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
+    :attr:`time`, as :meth:`SlotTable.profile` has it) and their array only when a quote needs
+    more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
+
+    table: SlotTable
+    version: int
+    time: float
+    longest: float
+    sorted: list[float] | None = None
+    as_array: np.ndarray | None = None
+    answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
+
+    def horizon(self, n: int) -> float:
+        """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
+        list, O(1) once it is made (O(V log V), at most once per state)."""
+        ends = self.sorted
+        if ends is None:
+            if n == 1:
+                return self.table.horizon(1, self.time)
+            ends = self.sorted = self.table.last_ends()
+        e = ends[n - 1]
+        return e if e > self.time else self.time
+
+    def array(self) -> np.ndarray:
+        """The sorted horizons as an array (the batch quotes of :meth:`LocalCloud.quotes`)."""
+        if self.as_array is None:
+            if self.sorted is None:
+                self.sorted = self.table.last_ends()
+            self.as_array = np.maximum(np.array(self.sorted), self.time)
+        return self.as_array
+
+
 class LocalCloud:
     """One cloud's slot table and its enactment on datacenter ``dc`` (see the module docstring).
 
@@ -335,7 +371,9 @@ class LocalCloud:
         #: queue in the middle)
         self._full = True
         #: the slot tables' profiles for quotes (hard or not -> see :meth:`_profile`)
-        self._profiles: dict[bool, tuple] = {}
+        self._profiles: dict[bool, QuoteProfile] = {}
+        #: Overheads.times by (image MB, memory MB, VMs)
+        self._times: dict[tuple[float, float, int], Times] = {}
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -397,8 +435,10 @@ class LocalCloud:
         not yet admitted: its overheads on this cloud, its queue place."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
-        times = self.overheads.times(self.cloud, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0),
-                                     job.procs)
+        kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
+        times = self._times.get(kind)
+        if times is None:       # a pure function of the three on this cloud: once per kind of task
+            times = self._times[kind] = self.overheads.times(self.cloud, *kind)
         hard = not (mode is BEST_EFFORT and getattr(desc, "preemptible", True))
         nb = float(getattr(desc, "not_before", desc.submit_time)) if ready_at is None else float(ready_at)
         key = (desc.submit_time, next(self._seq))
@@ -547,14 +587,22 @@ class LocalCloud:
         hold. The leases to preempt come in the order they were chosen (their requeue order);
         ``None`` if too few."""
         table = self.table
-        free = table.free_vms(a, e)
         arbitrary = self.options.ar_vms == "arbitrary"
-        if len(free) >= n and not arbitrary:
-            return tuple(free[:n]), []
+        if arbitrary:
+            # the reservations in the way are needed anyway: the VMs none of them holds are
+            # table.free_vms(a, e), found without the window arrays
+            meeting = table.overlapping(a, e)
+            held = {v for r in meeting for v in r.vms}
+            free = [v for v in range(self.n_vms) if v not in held]
+        else:
+            free = table.free_vms(a, e)
+            if len(free) >= n:
+                return tuple(free[:n]), []
+            meeting = table.overlapping(a, e)
         owner = self._owner
         blockers: dict[int, list[Plan | None]] = {}
         units: dict[Plan, None] = {}
-        for r in table.overlapping(a, e):
+        for r in meeting:
             q = owner[r.id]  # type: ignore[index]
             movable = q is not None and (r.id == q.res or r.id == q.save_res) and self._cuttable(q, a, now)
             for v in r.vms:
@@ -1426,8 +1474,9 @@ class LocalCloud:
         at which ``n`` VMs are free for ``duration`` by the slot table (an AR may take what
         best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small.
 
-        O(1) after one O(V log V) look at each state of the table (:meth:`SlotTable.profile`,
-        taken at the first quote after a booking changed, at time ``t0``): a duration longer
+        O(1) after one look at each state of the table (:class:`QuoteProfile`, taken at the
+        first quote after a booking changed, at time ``t0``: O(V) in C, and O(V log V) once if a
+        quote of that state needs more than one VM): a duration longer
         than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
         after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
         the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
@@ -1441,8 +1490,8 @@ class LocalCloud:
         prof = self._profile(hard, now)
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
-        h = prof[2][n - 1]
-        if h <= nb or d > prof[3]:
+        h = prof.horizon(n)
+        if h <= nb or d > prof.longest:
             # n VMs are free for good from not_before on (their last bookings end by then), or
             # the duration fits in no gap: after the horizons
             return h if h > nb else nb
@@ -1451,22 +1500,21 @@ class LocalCloud:
             return nb                        # n VMs are free from not_before on: the usual answer
         return self._gap_quote(hard, prof, n, d, not_before, now)
 
-    def _profile(self, hard: bool, now: float) -> tuple:
-        """``(version, time, horizons, longest gap, horizons as an array, answers so far)`` of the
-        hard table or the table, for its present state."""
+    def _profile(self, hard: bool, now: float) -> "QuoteProfile":
+        """The :class:`QuoteProfile` of the hard table or the table, for its present state
+        (made at the first quote after a booking changed: O(V) in C)."""
         table = self.hard if hard else self.table
         prof = self._profiles.get(hard)
-        if prof is None or prof[0] != table.version:
-            horizons, longest = table.profile(now)
-            prof = self._profiles[hard] = (table.version, now, horizons, longest, np.array(horizons), {})
+        if prof is None or prof.version != table.version:
+            prof = self._profiles[hard] = QuoteProfile(table, table.version, now, table.longest_gap(now))
         return prof
 
-    def _gap_quote(self, hard: bool, prof: tuple, n: int, d: float, nb: float, now: float) -> float:
+    def _gap_quote(self, hard: bool, prof: "QuoteProfile", n: int, d: float, nb: float, now: float) -> float:
         """The answer for a duration that may fit in a gap: remembered for this state of the
         table by ``(n, d, not_before)`` and reused while it is not in the past (the times that
         fit do not change with the state, so the earliest one from a later time is the same as
         long as it is still ahead)."""
-        memo = prof[5]
+        memo = prof.answers
         key = (n, d, nb)
         got = memo.get(key)
         if got is None or got < now:
@@ -1495,14 +1543,15 @@ class LocalCloud:
         d = np.where(duration > 0, duration, TINY)
         n_vms = self.n_vms
         too_big = int(n.max()) > n_vms
-        h = prof[4][(np.minimum(n, n_vms) if too_big else n) - 1]
+        h = prof.array()[(np.minimum(n, n_vms) if too_big else n) - 1]
         q = np.maximum(h, nb)
         if too_big:
             q[n > n_vms] = INF
-        if float(d.min()) <= prof[3]:                                     # some may fit in a gap
+        longest = prof.longest
+        if float(d.min()) <= longest:                                     # some may fit in a gap
             # those whose n-th horizon is by their not-before have n VMs free for good from
             # then: q is already their answer
-            gap = np.flatnonzero((d <= prof[3]) & (n <= n_vms) & (h > nb))
+            gap = np.flatnonzero((d <= longest) & (n <= n_vms) & (h > nb))
             table = self.hard if hard else self.table
             start = nb[gap]
             now_ok = table.free_count(start, start + d[gap]) >= n[gap]

@@ -66,11 +66,11 @@ class LeaseRecords(DatacenterListener):
 
     # -- the datacenter's actions -----------------------------------------------------------------
     def on_start(self, job: Any) -> None:
-        self._open[job.id] = (self.dc.now, tuple(h.id for h in job.run.hosts))
+        self._open[job.id] = (self.dc.now, tuple([h.id for h in job.run.hosts]))
 
     def on_resume(self, job: Any) -> None:
         now = self.dc.now
-        self._open[job.id] = (self._reload_end.pop(job.id, now), tuple(h.id for h in job.run.hosts))
+        self._open[job.id] = (self._reload_end.pop(job.id, now), tuple([h.id for h in job.run.hosts]))
 
     def _close(self, job: Any, kind: str = "run") -> None:
         start, vms = self._open.pop(job.id)

@@ -303,3 +303,22 @@ def test_a_remote_quote_counts_the_time_the_task_takes_to_get_there(policy):
     system = build_federation([a, b], clouds, policy=policy, latency=0.5)
     system.run()
     assert intervals(system) == {0: [(1, "run", 1.0, 1001.0)], 1: [(2, "run", 1.0, 1001.0)]}
+
+
+def test_a_check_or_an_acceptance_does_not_ask_the_receiving_cloud_for_a_pass():
+    # A Check only reads the slot table (a quote), an accepting Answer changes nothing at the
+    # owner: the receiving cloud's datacenter is not marked for a scheduling pass; a refusal
+    # (the task is ready to be decided again) is.
+    from cloudsim_py.brokers.dags import Answer, Check
+    from cloudsim_py.engine.events import Message
+
+    system = build_federation([chain()], TWO, policy="fdls", model=ExecutionModel(ETM3), inter_cloud_mbps=8.0)
+    owner, peer = system.federation.schedulers
+    peer.dc._dirty = False
+    peer.receive(Message(owner, peer, Check(1, ()), 0.0, 0.0))
+    assert peer.dc._dirty is False
+    peer.receive(Message(owner, peer, Answer(None, True, ""), 0.0, 0.0))
+    assert peer.dc._dirty is False
+    peer._rejected = lambda order, reason: None     # what a refusal does is not this test's
+    peer.receive(Message(owner, peer, Answer(None, False, "too small"), 0.0, 0.0))
+    assert peer.dc._dirty is True

@@ -78,6 +78,21 @@ def test_horizons_are_when_each_vm_is_free_for_good_unless_one_has_a_window_befo
     assert earliest_from_horizons([20.0, 8.0], 1, 5.0) == table.earliest_start(1, 100.0, 5.0) == (8.0, (1,))
 
 
+def test_profile_gives_sorted_horizons_and_the_longest_gap_before_a_booking():
+    table = SlotTable(3)
+    table.reserve("a", [0], 0.0, 10.0)
+    table.reserve("b", [0], 15.0, 20.0)     # VM 0: a gap of 5 s between its bookings
+    table.reserve("c", [1], 12.0, 14.0)     # VM 1: free from t until 12
+    # horizons at 4: VM 2 never booked (4), VM 1 free for good from 14, VM 0 from 20; the
+    # longest gap: VM 1's 12 - 4 = 8 s ahead of its first booking, more than VM 0's 5 s
+    assert table.profile(4.0) == ([4.0, 14.0, 20.0], 8.0)
+    assert table.longest_gap(4.0) == 8.0
+    assert table.longest_gap(9.0) == 5.0    # VM 1's wait is 3 s now: VM 0's gap is longer
+    assert table.longest_gap(13.0) == 5.0   # no first booking ahead any more
+    assert [table.horizon(n, 4.0) for n in (1, 2, 3)] == [4.0, 14.0, 20.0]
+    assert table.horizon(1, 25.0) == 25.0   # every VM free for good by then
+
+
 def test_release_frees_everything():
     table = SlotTable(2)
     table.reserve("x", [0, 1], 0.0, 50.0)
@@ -375,6 +390,19 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
         assert self.table._free_listed(start, end, cand) == self.table.free_vms(start, end, cand)
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
+        # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
+        # them so, without the window arrays)
+        held = {v for r in self.table.overlapping(start, end) for v in r.vms}
+        assert [v for v in range(N_VMS) if v not in held] == self.table.free_vms(start, end)
+        # the quote profile's pieces by their definitions: each VM's last end (or the time),
+        # the longest gap between two bookings or from the time to a first booking ahead
+        per_vm = [sorted((s, e) for vms, s, e in self.brute.res.values() if v in vms) for v in range(N_VMS)]
+        horizons = sorted(max([start] + [e for _, e in b]) for b in per_vm)
+        gaps = [b[i + 1][0] - b[i][1] for b in per_vm for i in range(len(b) - 1)]
+        gaps += [b[0][0] - start for b in per_vm if b and b[0][0] > start]
+        assert self.table.profile(start) == (horizons, max(gaps, default=0.0))
+        assert self.table.longest_gap(start) == max(gaps, default=0.0)
+        assert [self.table.horizon(k, start) for k in range(1, N_VMS + 1)] == horizons
 
     @invariant()
     def consistent(self):

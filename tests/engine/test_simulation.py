@@ -188,3 +188,24 @@ def test_resume_hooks_run_when_a_stepped_simulation_goes_on():
     assert resumed == [2.0]
     sim.run()
     assert resumed == [2.0, 6.0]
+
+
+def test_the_collector_runs_less_often_during_a_run_and_as_before_after_it():
+    import gc
+
+    from cloudsim_py.engine.simulation import GC_YOUNG
+
+    before = gc.get_threshold()
+    seen = []
+    sim = Simulation()
+    sim.schedule(1.0, lambda _: seen.append(gc.get_threshold()[0]))
+    try:
+        gc.set_threshold(700, *before[1:])
+        sim.run()
+        assert seen == [GC_YOUNG] and gc.get_threshold()[0] == 700
+        gc.set_threshold(GC_YOUNG * 3, *before[1:])      # a program's own higher threshold stays
+        sim.schedule(2.0, lambda _: seen.append(gc.get_threshold()[0]))
+        sim.run()
+        assert seen[-1] == GC_YOUNG * 3 and gc.get_threshold()[0] == GC_YOUNG * 3
+    finally:
+        gc.set_threshold(*before)
