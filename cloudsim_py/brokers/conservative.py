@@ -241,9 +241,12 @@ class ConservativeBroker(Broker):
                     new = earliest(lo, procs, est, (start, start + est) if start < INF else None, limit)
                 if new < start:
                     if start < INF:
-                        profile.release_span(start, start + est, procs)
-                        gain_starts.append(start)
-                        gains.append(start + est)
+                        end = start + est
+                        profile.release_span(start, end, procs)
+                        # what it gave back and did not take again: [start, end) less its new
+                        # window; where the two overlap, nothing changed
+                        gain_starts.append(max(start, new + est))
+                        gains.append(end)
                         n += 1
                     profile.book_span(new, new + est, procs)
                     seen[job] = n
