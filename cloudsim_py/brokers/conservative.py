@@ -198,6 +198,9 @@ class ConservativeBroker(Broker):
         earliest = profile.earliest
         covering = profile.earliest_covering
         n = len(gains)
+        # (procs, estimate) -> (lo, hi, m): the profile had no such window starting in
+        # [lo, hi) when the log held m gains (valid while no later gain reaches those windows)
+        none: dict[tuple[int, float], tuple[float, float, int]] = {}
         moved = True
         while moved:
             moved = False
@@ -223,22 +226,27 @@ class ConservativeBroker(Broker):
                 if limit <= lo:
                     continue
                 procs = job.procs
-                # every window starting in [lo, limit) covers the steps i..j-1: from the one
-                # holding the instant before limit to the last one starting before lo + est
-                # (and before its own booking)
-                hi = lo + est
-                if hi > start:
-                    hi = start
-                i = bisect_left(time, limit) - 1
-                j = bisect_left(time, hi)
-                if i < j:
-                    if min(free[i:j]) < procs:
-                        continue                # one of them is short: no window at all
-                    new = covering(lo, procs, est, (start, start + est) if start < INF else None, i, j)
+                if start < INF and free[bisect_left(time, start) - 1] >= procs:
+                    # the step before its booking has room: a window running into it fits
+                    new = self._window_into_own(lo, limit, procs, est, start)
                 else:
-                    if max_free(lo, limit) < procs:
+                    # no window reaching its own booking fits: only windows ending by its start,
+                    # which the profile alone decides (its own booking plays no part)
+                    if start < INF:
+                        end = start - est + (abs(start) + est) * 1e-12   # a few ulps higher
+                        if end < limit:
+                            limit = end
+                        if limit <= lo:
+                            continue
+                    key = (procs, est)
+                    known = none.get(key)
+                    if known is not None and known[0] <= lo and limit <= known[1] and (
+                            known[2] == n or _untouched(known, est, gain_starts, gains, n)):
+                        continue                # the same query found nothing, nothing gained since
+                    new = _free_window(profile, lo, limit, procs, est)
+                    if new == INF:
+                        none[key] = (lo, limit, n)
                         continue
-                    new = earliest(lo, procs, est, (start, start + est) if start < INF else None, limit)
                 if new < start:
                     if start < INF:
                         end = start + est
@@ -259,6 +267,31 @@ class ConservativeBroker(Broker):
         gains.clear()
         gain_starts.clear()
         seen.update(dict.fromkeys(jobs, 0))
+
+    def _window_into_own(self, lo: float, limit: float, procs: int, est: float,
+                         start: float) -> float:
+        """The earliest window starting in ``[lo, limit)`` (``limit`` at most ``start``) for a
+        job whose own booking ``[start, start + est)`` counts as free. Every such window covers
+        the steps from the one holding the instant before ``limit`` to the last one starting
+        before ``lo + est`` (and before ``start``): one C ``min`` rules them all out, else
+        :meth:`~AvailabilityProfile.earliest_covering` finds the only candidate; when no step
+        is common to them, the step scan of :meth:`~AvailabilityProfile.earliest`.
+        O(log S) bisects plus C loops, or the scan's O(S)."""
+        profile = self.profile
+        time = profile.time
+        own = (start, start + est)
+        hi = lo + est
+        if hi > start:
+            hi = start
+        i = bisect_left(time, limit) - 1
+        j = bisect_left(time, hi)
+        if i < j:
+            if min(profile.free[i:j]) < procs:
+                return INF
+            return profile.earliest_covering(lo, procs, est, own, i, j)
+        if profile.max_free(lo, limit) < procs:
+            return INF
+        return profile.earliest(lo, procs, est, own, limit)
 
     def _replan(self, now: float) -> None:
         """A reservation came due without its processors: some running job outlived its
@@ -296,3 +329,33 @@ class ConservativeBroker(Broker):
 
 def _arrival(entry: tuple) -> int:
     return entry[1]
+
+
+def _free_window(profile: AvailabilityProfile, lo: float, limit: float, procs: int,
+                 est: float) -> float:
+    """The earliest window of ``procs`` for ``est`` starting in ``[lo, limit)`` in the profile as
+    it is (``INF`` if none), by the same checks as :meth:`ConservativeBroker._window_into_own`
+    without an own booking. O(log S) bisects plus C loops, or a scan of the steps."""
+    time = profile.time
+    i = bisect_left(time, limit) - 1
+    j = bisect_left(time, lo + est)
+    if i < j:
+        if min(profile.free[i:j]) < procs:
+            return INF
+        return profile.earliest_covering(lo, procs, est, None, i, j)
+    if profile.max_free(lo, limit) < procs:
+        return INF
+    return profile.earliest(lo, procs, est, None, limit)
+
+
+def _untouched(known: tuple[float, float, int], est: float, gain_starts: list[float],
+               gains: list[float], n: int) -> bool:
+    """Whether no gain logged after ``known`` was recorded reaches a window of length ``est``
+    starting in ``known``'s ``[lo, hi)``: such windows lie in ``[lo, hi + est)``, and bookings
+    since then only took capacity away, so the profile still has none. O(gains since)."""
+    lo, hi, m = known
+    end = hi + est
+    for g in range(m, n):
+        if gain_starts[g] < end and gains[g] > lo:
+            return False
+    return True
