@@ -201,6 +201,7 @@ class ConservativeBroker(Broker):
         # (procs, estimate) -> (lo, hi, m): the profile had no such window starting in
         # [lo, hi) when the log held m gains (valid while no later gain reaches those windows)
         none: dict[tuple[int, float], tuple[float, float, int]] = {}
+        spans: dict[int, tuple[float, float]] = {}     # k -> the span of gains[k:], this n
         moved = True
         while moved:
             moved = False
@@ -215,9 +216,14 @@ class ConservativeBroker(Broker):
                     limit = gains[k]
                     lo = gain_starts[k]
                 else:
-                    limit = max(gains[k:])
-                    lo = min(gain_starts[k:])
-                if start < limit:
+                    span = spans.get(k)         # jobs that looked at the same time share it
+                    if span is None:
+                        span = spans[k] = (min(gain_starts[k:]), max(gains[k:]))
+                    lo, limit = span
+                if lo >= start:
+                    continue                    # all of it gained at or after its own start
+                reaches = limit >= start        # some of it gained just before its own start
+                if reaches:
                     limit = start
                 est = job.runtime_estimate
                 lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
@@ -226,7 +232,7 @@ class ConservativeBroker(Broker):
                 if limit <= lo:
                     continue
                 procs = job.procs
-                if start < INF and free[bisect_left(time, start) - 1] >= procs:
+                if reaches and start < INF and free[bisect_left(time, start) - 1] >= procs:
                     # the step before its booking has room: a window running into it fits
                     new = self._window_into_own(lo, limit, procs, est, start)
                 else:
@@ -256,6 +262,7 @@ class ConservativeBroker(Broker):
                         gain_starts.append(max(start, new + est))
                         gains.append(end)
                         n += 1
+                        spans.clear()
                     profile.book_span(new, new + est, procs)
                     seen[job] = n
                     due.remove(entry)
