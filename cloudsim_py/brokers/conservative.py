@@ -201,6 +201,7 @@ class ConservativeBroker(Broker):
         # (procs, estimate) -> (lo, hi, m): the profile had no such window starting in
         # [lo, hi) when the log held m gains (valid while no later gain reaches those windows)
         none: dict[tuple[int, float], tuple[float, float, int]] = {}
+        before: dict[Job, tuple] = {}   # a job that moved -> its entry in _due before
         spans: dict[int, tuple[float, float]] = {}     # k -> the span of gains[k:], this n
         moved = True
         while moved:
@@ -244,14 +245,14 @@ class ConservativeBroker(Broker):
                             limit = end
                         if limit <= lo:
                             continue
-                    key = (procs, est)
-                    known = none.get(key)
-                    if known is not None and known[0] <= lo and limit <= known[1] and (
+                    known = none.get(est)
+                    if known is not None and known[3] <= procs and known[0] <= lo and limit <= known[1] and (
                             known[2] == n or _untouched(known, est, gain_starts, gains, n)):
                         continue                # the same query found nothing, nothing gained since
                     new = _free_window(profile, lo, limit, procs, est)
                     if new == INF:
-                        none[key] = (lo, limit, n)
+                        if known is None or procs <= known[3] or limit > known[1]:
+                            none[est] = (lo, limit, n, procs)
                         continue
                 if new < start:
                     if start < INF:
@@ -265,11 +266,14 @@ class ConservativeBroker(Broker):
                         spans.clear()
                     profile.book_span(new, new + est, procs)
                     seen[job] = n
-                    due.remove(entry)
-                    entry = (new, entry[1], job)
-                    due.add(entry)
-                    res[job] = entry
+                    if job not in before:
+                        before[job] = entry
+                    res[job] = (new, entry[1], job)
                     moved = True
+        # the due list learns each job's last move only
+        for job, entry in before.items():
+            due.remove(entry)
+            due.add(res[job])
         # a fixed point: every job has seen the whole log, which can start afresh
         gains.clear()
         gain_starts.clear()
@@ -355,12 +359,12 @@ def _free_window(profile: AvailabilityProfile, lo: float, limit: float, procs: i
     return profile.earliest(lo, procs, est, None, limit)
 
 
-def _untouched(known: tuple[float, float, int], est: float, gain_starts: list[float],
+def _untouched(known: tuple, est: float, gain_starts: list[float],
                gains: list[float], n: int) -> bool:
     """Whether no gain logged after ``known`` was recorded reaches a window of length ``est``
     starting in ``known``'s ``[lo, hi)``: such windows lie in ``[lo, hi + est)``, and bookings
     since then only took capacity away, so the profile still has none. O(gains since)."""
-    lo, hi, m = known
+    lo, hi, m = known[:3]
     end = hi + est
     for g in range(m, n):
         if gain_starts[g] < end and gains[g] > lo:
