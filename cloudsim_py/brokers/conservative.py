@@ -3,7 +3,8 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from sortedcontainers import SortedList
 
@@ -234,26 +235,31 @@ class ConservativeBroker(Broker):
                     continue
                 procs = job.procs
                 if reaches and start < INF and free[bisect_left(time, start) - 1] >= procs:
-                    # the step before its booking has room: a window running into it fits
-                    new = self._window_into_own(lo, limit, procs, est, start)
+                    # the step before its booking has room: it moves, to the start of the run
+                    # of steps with room up to its booking, unless a window ending by its start
+                    # (below) comes earlier
+                    run = _run_start(profile, lo, procs, start)
+                    if limit > run:
+                        limit = run
                 else:
-                    # no window reaching its own booking fits: only windows ending by its start,
-                    # which the profile alone decides (its own booking plays no part)
-                    if start < INF:
-                        end = start - est + (abs(start) + est) * 1e-12   # a few ulps higher
-                        if end < limit:
-                            limit = end
-                        if limit <= lo:
-                            continue
+                    run = INF
+                # windows ending by its start: the profile alone decides (its own booking plays
+                # no part); not asked again over a range already found empty
+                if start < INF:
+                    end = start - est + (abs(start) + est) * 1e-12   # a few ulps higher
+                    if end < limit:
+                        limit = end
+                new = run
+                if limit > lo:
                     known = none.get(est)
-                    if known is not None and known[3] <= procs and known[0] <= lo and limit <= known[1] and (
-                            known[2] == n or _untouched(known, est, gain_starts, gains, n)):
-                        continue                # the same query found nothing, nothing gained since
-                    new = _free_window(profile, lo, limit, procs, est)
-                    if new == INF:
-                        if known is None or procs <= known[3] or limit > known[1]:
-                            none[est] = (lo, limit, n, procs)
-                        continue
+                    if not (known is not None and known[3] <= procs and known[0] <= lo
+                            and limit <= known[1]
+                            and (known[2] == n or _untouched(known, est, gain_starts, gains, n))):
+                        new = _free_window(profile, lo, limit, procs, est)
+                        if new == INF:
+                            if known is None or procs <= known[3] or limit > known[1]:
+                                none[est] = (lo, limit, n, procs)
+                            new = run
                 if new < start:
                     if start < INF:
                         end = start + est
@@ -278,31 +284,6 @@ class ConservativeBroker(Broker):
         gains.clear()
         gain_starts.clear()
         seen.update(dict.fromkeys(jobs, 0))
-
-    def _window_into_own(self, lo: float, limit: float, procs: int, est: float,
-                         start: float) -> float:
-        """The earliest window starting in ``[lo, limit)`` (``limit`` at most ``start``) for a
-        job whose own booking ``[start, start + est)`` counts as free. Every such window covers
-        the steps from the one holding the instant before ``limit`` to the last one starting
-        before ``lo + est`` (and before ``start``): one C ``min`` rules them all out, else
-        :meth:`~AvailabilityProfile.earliest_covering` finds the only candidate; when no step
-        is common to them, the step scan of :meth:`~AvailabilityProfile.earliest`.
-        O(log S) bisects plus C loops, or the scan's O(S)."""
-        profile = self.profile
-        time = profile.time
-        own = (start, start + est)
-        hi = lo + est
-        if hi > start:
-            hi = start
-        i = bisect_left(time, limit) - 1
-        j = bisect_left(time, hi)
-        if i < j:
-            if min(profile.free[i:j]) < procs:
-                return INF
-            return profile.earliest_covering(lo, procs, est, own, i, j)
-        if profile.max_free(lo, limit) < procs:
-            return INF
-        return profile.earliest(lo, procs, est, own, limit)
 
     def _replan(self, now: float) -> None:
         """A reservation came due without its processors: some running job outlived its
@@ -370,3 +351,24 @@ def _untouched(known: tuple, est: float, gain_starts: list[float],
         if gain_starts[g] < end and gains[g] > lo:
             return False
     return True
+
+
+def _run_start(profile: AvailabilityProfile, lo: float, procs: int, start: float) -> float:
+    """Where the run of steps with ``procs`` free that ends at ``start`` begins (``lo`` if it
+    holds ``lo``): the caller checked that the step before ``start`` has room. A job booked
+    at ``start`` fits from there, its own booking counting as free. The last short step is
+    found by a C loop backwards: O(log S) plus the steps of the run."""
+    time, free = profile.time, profile.free
+    k = bisect_left(time, start) - 1            # the step before start
+    k0 = bisect_right(time, lo) - 1             # the step holding lo
+    if k0 < 0:
+        k0 = 0
+    if k <= k0:
+        return lo
+    back = free[k0:k]
+    back.reverse()
+    short = next(compress(range(k - 1, k0 - 1, -1), map(procs.__gt__, back)), None)
+    if short is None:
+        return lo
+    t = time[short + 1]
+    return t if t > lo else lo
