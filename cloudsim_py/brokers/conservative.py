@@ -170,22 +170,33 @@ class ConservativeBroker(Broker):
         own start and before the latest such ``ge``, and after the earliest ``gs`` minus its
         estimate; windows are only looked for there.
 
-        Where, exactly: every window starting in ``[lo, d)``, ``d = lo + estimate`` (at most
-        the limit), covers the same steps of the profile, from the one holding the instant
-        before ``d`` to the last one starting before ``lo + estimate``. One C ``min`` over
-        them rules all those windows out when one step is short; when all have room, the only
-        candidate is the run of steps with room around them, whose two ends are found by C
-        loops (:meth:`~AvailabilityProfile.earliest_covering`). Windows starting in ``[d,
-        limit)`` (estimates shorter than the range searched) are looked for by the step scan
-        of :meth:`~AvailabilityProfile.earliest`, after a C ``max`` over the range.
+        Which windows, exactly. A job booked at ``s`` for ``e`` can move in two ways only:
+
+        - *into its own booking*: a window running past ``s`` covers the step just before
+          ``s`` (its own booking counts as free), so it fits exactly when that step has room;
+          it then starts where that run of steps with room begins (:func:`_run_start`, a C
+          loop backwards). The step before ``s`` is read only when a gain reaches it.
+        - *ending by its start*: a window inside ``[lo, s - e]`` does not touch the job's own
+          booking, so whether one fits is a question about the profile alone
+          (:func:`_free_window`): every window starting in ``[lo, lo + e)`` covers the same
+          steps (one C ``min``; :meth:`~AvailabilityProfile.earliest_covering`), otherwise a
+          C ``max`` then the step scan of :meth:`~AvailabilityProfile.earliest`. Being about
+          the profile alone, its answer serves other jobs: a range found empty for a size
+          and an estimate is recorded, and a later job with that estimate, at least that
+          size and a range inside it is not asked again while no gain reaches those windows
+          (:func:`_untouched`); bookings since only took capacity away.
+
+        The new place is the earlier of the two. A move logs as gained only the part of its old
+        booking that its new window does not cover (where they overlap nothing changed).
 
         Complexity, with Q waiting jobs, S steps in the profile and P passes (P = 1 when no
         reservation moves; each move appends a gain, so another pass follows): O(P Q) visits,
-        each O(1) for a job that has seen the whole log, otherwise O(log S) bisects plus C
-        loops over the steps its windows share (and a Python scan of the steps in ``[d,
-        limit)`` when the estimate is shorter than the range); a move adds O(S) (list inserts
-        of the profile) and O(log Q) (the due list). The same schedule as the step-by-step
-        search from ``lo``: only checks that cannot succeed are left out."""
+        each O(1) for a job that has seen the whole log or none of whose unseen gains starts
+        before its own start, otherwise O(log S) bisects plus C loops over the steps (and a
+        Python scan of the steps in its range when its estimate is shorter than the range and
+        no recorded empty range covers it); a move adds O(S) (list inserts of the profile) and
+        the due list is updated once per moved job, O(log Q). The same schedule as the
+        step-by-step search from ``lo``: only checks that cannot succeed are left out."""
         profile = self.profile
         gains = self._gains
         gain_starts = self._gain_starts
@@ -195,13 +206,10 @@ class ConservativeBroker(Broker):
         jobs = list(res)                        # arrival order
         time = profile.time                     # changed in place, never replaced
         free = profile.free
-        max_free = profile.max_free
-        earliest = profile.earliest
-        covering = profile.earliest_covering
         n = len(gains)
-        # (procs, estimate) -> (lo, hi, m): the profile had no such window starting in
-        # [lo, hi) when the log held m gains (valid while no later gain reaches those windows)
-        none: dict[tuple[int, float], tuple[float, float, int]] = {}
+        # estimate -> (lo, hi, m, procs): the profile had no window of procs for that estimate
+        # starting in [lo, hi) when the log held m gains (nor of more processors)
+        empty: dict[float, tuple[float, float, int, int]] = {}
         before: dict[Job, tuple] = {}   # a job that moved -> its entry in _due before
         spans: dict[int, tuple[float, float]] = {}     # k -> the span of gains[k:], this n
         moved = True
@@ -251,14 +259,14 @@ class ConservativeBroker(Broker):
                         limit = end
                 new = run
                 if limit > lo:
-                    known = none.get(est)
+                    known = empty.get(est)
                     if not (known is not None and known[3] <= procs and known[0] <= lo
                             and limit <= known[1]
                             and (known[2] == n or _untouched(known, est, gain_starts, gains, n))):
                         new = _free_window(profile, lo, limit, procs, est)
                         if new == INF:
                             if known is None or procs <= known[3] or limit > known[1]:
-                                none[est] = (lo, limit, n, procs)
+                                empty[est] = (lo, limit, n, procs)
                             new = run
                 if new < start:
                     if start < INF:
@@ -326,8 +334,12 @@ def _arrival(entry: tuple) -> int:
 def _free_window(profile: AvailabilityProfile, lo: float, limit: float, procs: int,
                  est: float) -> float:
     """The earliest window of ``procs`` for ``est`` starting in ``[lo, limit)`` in the profile as
-    it is (``INF`` if none), by the same checks as :meth:`ConservativeBroker._window_into_own`
-    without an own booking. O(log S) bisects plus C loops, or a scan of the steps."""
+    it is (``INF`` if none). Every window starting in ``[lo, lo + est)`` covers the steps from
+    the one holding the instant before ``limit`` to the last one starting before ``lo + est``:
+    when there are such steps, one C ``min`` rules all windows out or
+    :meth:`~AvailabilityProfile.earliest_covering` finds the only candidate; otherwise a C
+    ``max`` over the range, then the step scan of :meth:`~AvailabilityProfile.earliest`.
+    O(log S) bisects plus C loops, or O(S) for the scan."""
     time = profile.time
     i = bisect_left(time, limit) - 1
     j = bisect_left(time, lo + est)
@@ -340,7 +352,7 @@ def _free_window(profile: AvailabilityProfile, lo: float, limit: float, procs: i
     return profile.earliest(lo, procs, est, None, limit)
 
 
-def _untouched(known: tuple, est: float, gain_starts: list[float],
+def _untouched(known: tuple[float, float, int, int], est: float, gain_starts: list[float],
                gains: list[float], n: int) -> bool:
     """Whether no gain logged after ``known`` was recorded reaches a window of length ``est``
     starting in ``known``'s ``[lo, hi)``: such windows lie in ``[lo, hi + est)``, and bookings
