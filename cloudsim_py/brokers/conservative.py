@@ -3,7 +3,8 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from sortedcontainers import SortedList
 
@@ -169,22 +170,33 @@ class ConservativeBroker(Broker):
         own start and before the latest such ``ge``, and after the earliest ``gs`` minus its
         estimate; windows are only looked for there.
 
-        Where, exactly: every window starting in ``[lo, d)``, ``d = lo + estimate`` (at most
-        the limit), covers the same steps of the profile, from the one holding the instant
-        before ``d`` to the last one starting before ``lo + estimate``. One C ``min`` over
-        them rules all those windows out when one step is short; when all have room, the only
-        candidate is the run of steps with room around them, whose two ends are found by C
-        loops (:meth:`~AvailabilityProfile.earliest_covering`). Windows starting in ``[d,
-        limit)`` (estimates shorter than the range searched) are looked for by the step scan
-        of :meth:`~AvailabilityProfile.earliest`, after a C ``max`` over the range.
+        Which windows, exactly. A job booked at ``s`` for ``e`` can move in two ways only:
+
+        - *into its own booking*: a window running past ``s`` covers the step just before
+          ``s`` (its own booking counts as free), so it fits exactly when that step has room;
+          it then starts where that run of steps with room begins (:func:`_run_start`, a C
+          loop backwards). The step before ``s`` is read only when a gain reaches it.
+        - *ending by its start*: a window inside ``[lo, s - e]`` does not touch the job's own
+          booking, so whether one fits is a question about the profile alone
+          (:func:`_free_window`): every window starting in ``[lo, lo + e)`` covers the same
+          steps (one C ``min``; :meth:`~AvailabilityProfile.earliest_covering`), otherwise a
+          C ``max`` then the step scan of :meth:`~AvailabilityProfile.earliest`. Being about
+          the profile alone, its answer serves other jobs: a range found empty for a size
+          and an estimate is recorded, and a later job with that estimate, at least that
+          size and a range inside it is not asked again while no gain reaches those windows
+          (:func:`_untouched`); bookings since only took capacity away.
+
+        The new place is the earlier of the two. A move logs as gained only the part of its old
+        booking that its new window does not cover (where they overlap nothing changed).
 
         Complexity, with Q waiting jobs, S steps in the profile and P passes (P = 1 when no
         reservation moves; each move appends a gain, so another pass follows): O(P Q) visits,
-        each O(1) for a job that has seen the whole log, otherwise O(log S) bisects plus C
-        loops over the steps its windows share (and a Python scan of the steps in ``[d,
-        limit)`` when the estimate is shorter than the range); a move adds O(S) (list inserts
-        of the profile) and O(log Q) (the due list). The same schedule as the step-by-step
-        search from ``lo``: only checks that cannot succeed are left out."""
+        each O(1) for a job that has seen the whole log or none of whose unseen gains starts
+        before its own start, otherwise O(log S) bisects plus C loops over the steps (and a
+        Python scan of the steps in its range when its estimate is shorter than the range and
+        no recorded empty range covers it); a move adds O(S) (list inserts of the profile) and
+        the due list is updated once per moved job, O(log Q). The same schedule as the
+        step-by-step search from ``lo``: only checks that cannot succeed are left out."""
         profile = self.profile
         gains = self._gains
         gain_starts = self._gain_starts
@@ -194,10 +206,12 @@ class ConservativeBroker(Broker):
         jobs = list(res)                        # arrival order
         time = profile.time                     # changed in place, never replaced
         free = profile.free
-        max_free = profile.max_free
-        earliest = profile.earliest
-        covering = profile.earliest_covering
         n = len(gains)
+        # estimate -> (lo, hi, m, procs): the profile had no window of procs for that estimate
+        # starting in [lo, hi) when the log held m gains (nor of more processors)
+        empty: dict[float, tuple[float, float, int, int]] = {}
+        before: dict[Job, tuple] = {}   # a job that moved -> its entry in _due before
+        spans: dict[int, tuple[float, float]] = {}     # k -> the span of gains[k:], this n
         moved = True
         while moved:
             moved = False
@@ -212,9 +226,14 @@ class ConservativeBroker(Broker):
                     limit = gains[k]
                     lo = gain_starts[k]
                 else:
-                    limit = max(gains[k:])
-                    lo = min(gain_starts[k:])
-                if start < limit:
+                    span = spans.get(k)         # jobs that looked at the same time share it
+                    if span is None:
+                        span = spans[k] = (min(gain_starts[k:]), max(gains[k:]))
+                    lo, limit = span
+                if lo >= start:
+                    continue                    # all of it gained at or after its own start
+                reaches = limit >= start        # some of it gained just before its own start
+                if reaches:
                     limit = start
                 est = job.runtime_estimate
                 lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
@@ -223,35 +242,52 @@ class ConservativeBroker(Broker):
                 if limit <= lo:
                     continue
                 procs = job.procs
-                # every window starting in [lo, limit) covers the steps i..j-1: from the one
-                # holding the instant before limit to the last one starting before lo + est
-                # (and before its own booking)
-                hi = lo + est
-                if hi > start:
-                    hi = start
-                i = bisect_left(time, limit) - 1
-                j = bisect_left(time, hi)
-                if i < j:
-                    if min(free[i:j]) < procs:
-                        continue                # one of them is short: no window at all
-                    new = covering(lo, procs, est, (start, start + est) if start < INF else None, i, j)
+                if reaches and start < INF and free[bisect_left(time, start) - 1] >= procs:
+                    # the step before its booking has room: it moves, to the start of the run
+                    # of steps with room up to its booking, unless a window ending by its start
+                    # (below) comes earlier
+                    run = _run_start(profile, lo, procs, start)
+                    if limit > run:
+                        limit = run
                 else:
-                    if max_free(lo, limit) < procs:
-                        continue
-                    new = earliest(lo, procs, est, (start, start + est) if start < INF else None, limit)
+                    run = INF
+                # windows ending by its start: the profile alone decides (its own booking plays
+                # no part); not asked again over a range already found empty
+                if start < INF:
+                    end = start - est + (abs(start) + est) * 1e-12   # a few ulps higher
+                    if end < limit:
+                        limit = end
+                new = run
+                if limit > lo:
+                    known = empty.get(est)
+                    if not (known is not None and known[3] <= procs and known[0] <= lo
+                            and limit <= known[1]
+                            and (known[2] == n or _untouched(known, est, gain_starts, gains, n))):
+                        new = _free_window(profile, lo, limit, procs, est)
+                        if new == INF:
+                            if known is None or procs <= known[3] or limit > known[1]:
+                                empty[est] = (lo, limit, n, procs)
+                            new = run
                 if new < start:
                     if start < INF:
-                        profile.release_span(start, start + est, procs)
-                        gain_starts.append(start)
-                        gains.append(start + est)
+                        end = start + est
+                        profile.release_span(start, end, procs)
+                        # what it gave back and did not take again: [start, end) less its new
+                        # window; where the two overlap, nothing changed
+                        gain_starts.append(max(start, new + est))
+                        gains.append(end)
                         n += 1
+                        spans.clear()
                     profile.book_span(new, new + est, procs)
                     seen[job] = n
-                    due.remove(entry)
-                    entry = (new, entry[1], job)
-                    due.add(entry)
-                    res[job] = entry
+                    if job not in before:
+                        before[job] = entry
+                    res[job] = (new, entry[1], job)
                     moved = True
+        # the due list learns each job's last move only
+        for job, entry in before.items():
+            due.remove(entry)
+            due.add(res[job])
         # a fixed point: every job has seen the whole log, which can start afresh
         gains.clear()
         gain_starts.clear()
@@ -293,3 +329,58 @@ class ConservativeBroker(Broker):
 
 def _arrival(entry: tuple) -> int:
     return entry[1]
+
+
+def _free_window(profile: AvailabilityProfile, lo: float, limit: float, procs: int,
+                 est: float) -> float:
+    """The earliest window of ``procs`` for ``est`` starting in ``[lo, limit)`` in the profile as
+    it is (``INF`` if none). Every window starting in ``[lo, lo + est)`` covers the steps from
+    the one holding the instant before ``limit`` to the last one starting before ``lo + est``:
+    when there are such steps, one C ``min`` rules all windows out or
+    :meth:`~AvailabilityProfile.earliest_covering` finds the only candidate; otherwise a C
+    ``max`` over the range, then the step scan of :meth:`~AvailabilityProfile.earliest`.
+    O(log S) bisects plus C loops, or O(S) for the scan."""
+    time = profile.time
+    i = bisect_left(time, limit) - 1
+    j = bisect_left(time, lo + est)
+    if i < j:
+        if min(profile.free[i:j]) < procs:
+            return INF
+        return profile.earliest_covering(lo, procs, est, None, i, j)
+    if profile.max_free(lo, limit) < procs:
+        return INF
+    return profile.earliest(lo, procs, est, None, limit)
+
+
+def _untouched(known: tuple[float, float, int, int], est: float, gain_starts: list[float],
+               gains: list[float], n: int) -> bool:
+    """Whether no gain logged after ``known`` was recorded reaches a window of length ``est``
+    starting in ``known``'s ``[lo, hi)``: such windows lie in ``[lo, hi + est)``, and bookings
+    since then only took capacity away, so the profile still has none. O(gains since)."""
+    lo, hi, m = known[:3]
+    end = hi + est
+    for g in range(m, n):
+        if gain_starts[g] < end and gains[g] > lo:
+            return False
+    return True
+
+
+def _run_start(profile: AvailabilityProfile, lo: float, procs: int, start: float) -> float:
+    """Where the run of steps with ``procs`` free that ends at ``start`` begins (``lo`` if it
+    holds ``lo``): the caller checked that the step before ``start`` has room. A job booked
+    at ``start`` fits from there, its own booking counting as free. The last short step is
+    found by a C loop backwards: O(log S) plus the steps of the run."""
+    time, free = profile.time, profile.free
+    k = bisect_left(time, start) - 1            # the step before start
+    k0 = bisect_right(time, lo) - 1             # the step holding lo
+    if k0 < 0:
+        k0 = 0
+    if k <= k0:
+        return lo
+    back = free[k0:k]
+    back.reverse()
+    short = next(compress(range(k - 1, k0 - 1, -1), map(procs.__gt__, back)), None)
+    if short is None:
+        return lo
+    t = time[short + 1]
+    return t if t > lo else lo

@@ -178,27 +178,39 @@ class AvailabilityProfile:
         self._add(start, end, procs)
 
     def _add(self, start: float, end: float, delta: int) -> None:
-        if start < self.time[0]:
-            start = self.time[0]
+        """Change the steps of ``[start, end)`` by ``delta``: split at the two ends (if no step
+        starts there), add by one C ``map`` over the slice, merge equal neighbours at the ends.
+        O(log steps) bisects plus C loops over the steps of the span; the splits and merges
+        are written out here (this runs twice for every move of a compression)."""
+        time, free = self.time, self.free
+        if start < time[0]:
+            start = time[0]
         if end <= start:
             return
-        i = self._split(start)
-        j = self._split(end) if end < INF else len(self.time)
-        free = self.free
+        i = bisect_left(time, start)
+        if i == len(time) or time[i] != start:
+            time.insert(i, start)                       # i > 0: start is after the origin
+            free.insert(i, free[i - 1])
+        if end < INF:
+            j = bisect_left(time, end, i)
+            if j == len(time) or time[j] != end:
+                time.insert(j, end)
+                free.insert(j, free[j - 1])
+        else:
+            j = len(time)
         new = list(map(delta.__add__, free[i:j]))       # the steps' new values, by C loops
-        if new and (min(new) < 0 if delta < 0 else max(new) > self.capacity):
+        if min(new) < 0 if delta < 0 else max(new) > self.capacity:
             k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
             raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                             f"leaves {v} free at t={self.time[k]}")
+                             f"leaves {v} free at t={time[k]}")
         free[i:j] = new
         # merge equal neighbours at the two edges we may have created
-        self._merge(j)
-        self._merge(i)
-
-    def _merge(self, i: int) -> None:
-        if 0 < i < len(self.time) and self.free[i] == self.free[i - 1]:
-            del self.time[i]
-            del self.free[i]
+        if j < len(time) and free[j] == free[j - 1]:
+            del time[j]
+            del free[j]
+        if i > 0 and free[i] == free[i - 1]:
+            del time[i]
+            del free[i]
 
     def steps(self) -> list[tuple[float, int]]:
         return list(zip(self.time, self.free))
