@@ -45,3 +45,25 @@ def cli_subprocess(*args: str, timeout: float = 60.0, env: dict | None = None, c
     code = "import sys; from cloudsim_py.cli import main; sys.exit(main())"
     return subprocess.run([sys.executable, "-c", code, *args], env=full, cwd=cwd,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def random_booked_profile(rng):
+    """A random availability profile of 1-12 processors holding a job of ``procs`` booked over
+    ``[o0, o0 + est)`` among up to 14 other bookings, and a time ``lo`` to search from (at or
+    before ``o0``): ``(profile, procs, o0, est, lo)``, for compression's property tests."""
+    from cloudsim_py.brokers.profile import AvailabilityProfile
+
+    cap = rng.randint(1, 12)
+    prof = AvailabilityProfile(cap, 0.0)
+    procs = rng.randint(1, cap)
+    o0 = float(rng.randint(1, 60)) if rng.random() < 0.5 else rng.uniform(1, 60)
+    est = float(rng.randint(1, 30)) if rng.random() < 0.5 else rng.uniform(0.5, 30)
+    prof.book_span(o0, o0 + est, procs)
+    for _ in range(rng.randint(0, 14)):
+        s = float(rng.randint(0, 90))
+        e = s + rng.randint(1, 40)
+        q = rng.randint(1, cap)
+        if prof.min_free(s, e) >= q:
+            prof.book_span(s, e, q)
+    lo = rng.choice([0.0, float(rng.randint(0, int(o0))), rng.uniform(0, o0)])
+    return prof, procs, o0, est, lo

@@ -7,6 +7,7 @@ import random
 
 from cloudsim_py.brokers.conservative import _free_window, _run_start, _untouched
 from cloudsim_py.brokers.profile import INF, AvailabilityProfile
+from tests.helpers import random_booked_profile
 
 
 def two_bookings() -> AvailabilityProfile:
@@ -71,19 +72,8 @@ def test_compressions_two_ways_match_releasing_the_own_booking():
     rng = random.Random(1919)
     into_own = ending_before = 0
     for _ in range(4000):
-        cap = rng.randint(1, 12)
-        prof = AvailabilityProfile(cap, 0.0)
-        procs = rng.randint(1, cap)
-        o0 = float(rng.randint(1, 60)) if rng.random() < 0.5 else rng.uniform(1, 60)
-        est = float(rng.randint(1, 30)) if rng.random() < 0.5 else rng.uniform(0.5, 30)
-        prof.book_span(o0, o0 + est, procs)
-        for _ in range(rng.randint(0, 14)):
-            s = float(rng.randint(0, 90))
-            e = s + rng.randint(1, 40)
-            q = rng.randint(1, cap)
-            if prof.min_free(s, e) >= q:
-                prof.book_span(s, e, q)
-        lo = rng.choice([0.0, float(rng.randint(0, int(o0))), rng.uniform(0, o0)])
+        prof, procs, o0, est, lo = random_booked_profile(rng)
+        cap = prof.capacity
         if lo >= o0:
             continue
         ref = AvailabilityProfile(cap, 0.0)

@@ -2,6 +2,7 @@
 bookings are computed (``start + duration``), not with differences of times."""
 
 from cloudsim_py.brokers.profile import INF, AvailabilityProfile
+from tests.helpers import random_booked_profile
 
 
 def test_a_window_as_long_as_a_booking_fits_where_the_booking_was():
@@ -51,19 +52,7 @@ def test_compressions_window_searches_match_releasing_the_own_booking():
     rng = random.Random(19)
     covered = 0
     for _ in range(4000):
-        cap = rng.randint(1, 12)
-        prof = AvailabilityProfile(cap, 0.0)
-        procs = rng.randint(1, cap)
-        o0 = float(rng.randint(1, 60)) if rng.random() < 0.5 else rng.uniform(1, 60)
-        est = float(rng.randint(1, 30)) if rng.random() < 0.5 else rng.uniform(0.5, 30)
-        prof.book_span(o0, o0 + est, procs)
-        for _ in range(rng.randint(0, 14)):
-            s = float(rng.randint(0, 90))
-            e = s + rng.randint(1, 40)
-            q = rng.randint(1, cap)
-            if prof.min_free(s, e) >= q:
-                prof.book_span(s, e, q)
-        lo = rng.choice([0.0, float(rng.randint(0, int(o0))), rng.uniform(0, o0)])
+        prof, procs, o0, est, lo = random_booked_profile(rng)
         limit = rng.choice([o0, rng.uniform(lo, o0), float(rng.randint(int(lo), int(o0)))])
         if limit <= lo:
             continue

@@ -149,14 +149,17 @@ def test_asking_more_vms_than_candidates_is_an_error():
         SlotTable(2).earliest_start(3, 1.0)
 
 
+def booked(n_vms, *bookings):
+    """A table of ``n_vms`` VMs with ``(id, vm, start, end)`` bookings."""
+    table = SlotTable(n_vms)
+    for rid, vm, start, end in bookings:
+        table.reserve(rid, [vm], start, end)
+    return table
+
+
 def _gapped_table():
     # VM 0 busy [0, 10) and [30, 40); VM 1 busy [5, 15); VM 2 busy [20, 25)
-    table = SlotTable(3)
-    table.reserve("a", [0], 0.0, 10.0)
-    table.reserve("b", [0], 30.0, 40.0)
-    table.reserve("c", [1], 5.0, 15.0)
-    table.reserve("d", [2], 20.0, 25.0)
-    return table
+    return booked(3, ("a", 0, 0.0, 10.0), ("b", 0, 30.0, 40.0), ("c", 1, 5.0, 15.0), ("d", 2, 20.0, 25.0))
 
 
 def test_earliest_start_lists_finds_two_vms_in_gaps_as_earliest_start_does():
@@ -199,11 +202,7 @@ def test_free_vms_from_the_booking_lists_when_many_rows_are_out_of_date():
     # four VMs: 0 busy [0, 10), 1 busy [5, 15) and [30, 40), 2 busy [12, 20), 3 never booked;
     # every row changed since the arrays were read, so the lists answer: over [10, 12) VMs 0
     # (ended at 10), 2 (begins at 12) and 3 are free, VM 1 is not
-    table = SlotTable(4)
-    table.reserve("a", [0], 0.0, 10.0)
-    table.reserve("b", [1], 5.0, 15.0)
-    table.reserve("c", [1], 30.0, 40.0)
-    table.reserve("d", [2], 12.0, 20.0)
+    table = booked(4, ("a", 0, 0.0, 10.0), ("b", 1, 5.0, 15.0), ("c", 1, 30.0, 40.0), ("d", 2, 12.0, 20.0))
     assert len(table._dirty) * 4 > table.n_vms
     assert table.free_vms(10.0, 12.0) == [0, 2, 3]
     assert table.free_vms(20.0, 30.0, vms=[1, 2]) == [1, 2]
