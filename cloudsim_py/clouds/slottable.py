@@ -51,6 +51,8 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
+from itertools import compress, repeat
+from operator import ge, lt
 from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 import attrs
@@ -646,17 +648,20 @@ class SlotTable:
         """:meth:`free_at` of all VMs as ``(id, until)`` pairs in id order, from the summaries in
         plain Python (for a cloud of a few hundred VMs cheaper than the three arrays numpy would
         make of them); ``None`` in :meth:`free_at`'s O(W) case (a VM whose first booking ended by
-        ``t`` and whose second began by then). O(V)."""
-        out: list[tuple[int, float]] = []
-        append = out.append
-        for v, (f, e, s2) in enumerate(zip(self._fs, self._fe, self._ss)):
-            if f > t:
-                append((v, f))
-            elif e <= t:
-                if s2 <= t:
-                    return None
-                append((v, s2))
-        return out
+        ``t`` and whose second began by then). O(V) in C loops (``compress`` over comparisons
+        of the summaries), O(F log F) in C to merge the ``F`` free VMs of the two kinds: those
+        whose first booking begins after ``t`` (free until it) and those whose first booking is
+        over (free until the second; a first booking over by ``t`` began before it)."""
+        fs, fe, ss = self._fs, self._fe, self._ss
+        ids = range(len(fs))
+        ahead = list(compress(ids, map(lt, repeat(t), fs)))
+        over = list(compress(ids, map(ge, repeat(t), fe)))
+        if not over:
+            return list(zip(ahead, map(fs.__getitem__, ahead)))
+        second = list(map(ss.__getitem__, over))
+        if min(second) <= t:
+            return None
+        return sorted([*zip(ahead, map(fs.__getitem__, ahead)), *zip(over, second)])
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,

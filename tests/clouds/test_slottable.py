@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.clouds.slottable import earliest_from_horizons, Reservation, SlotTable
+from cloudsim_py.clouds.slottable import BIG, earliest_from_horizons, Reservation, SlotTable
 
 
 # -- hand cases -------------------------------------------------------------------------------
@@ -147,6 +147,30 @@ def test_unknown_ids_and_bad_shortening_are_errors():
 def test_asking_more_vms_than_candidates_is_an_error():
     with pytest.raises(CapacityError, match="cannot find 3 VMs among 2 candidates"):
         SlotTable(2).earliest_start(3, 1.0)
+
+
+def plain_free_pairs(table, t):
+    """SlotTable.free_pairs by its definition, VM by VM: ``(vm, until)`` of the VMs free at
+    ``t``, or None when a VM's first booking is over and its second began by ``t``."""
+    out = []
+    for v, (f, e, s2) in enumerate(zip(table._fs, table._fe, table._ss)):
+        if f > t:
+            out.append((v, f))
+        elif e <= t:
+            if s2 <= t:
+                return None
+            out.append((v, s2))
+    return out
+
+
+def test_free_pairs_lists_each_free_vm_until_its_next_booking():
+    # VM 0 busy [0, 10) then [20, 30); VM 1 busy [5, 15); VM 2 never booked
+    table = booked(3, ("a", 0, 0.0, 10.0), ("b", 0, 20.0, 30.0), ("c", 1, 5.0, 15.0))
+    assert table.free_pairs(2.0) == [(1, 5.0), (2, BIG)]
+    assert table.free_pairs(12.0) == [(0, 20.0), (2, BIG)]
+    # at 16 VM 1's only booking is over: free for good (its "second booking" never begins)
+    assert table.free_pairs(16.0) == [(0, 20.0), (1, BIG), (2, BIG)]
+    assert table.free_pairs(20.0) is None      # VM 0's first booking over, its second begun
 
 
 def booked(n_vms, *bookings):
@@ -389,6 +413,8 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert self.table.free_vms(start, end, cand) == [v for v in candidates if not self.brute.busy(v, start, end)]
         assert self.table._free_listed(start, end, cand) == self.table.free_vms(start, end, cand)
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
+        # the free VMs of a pass from the summaries, against their definition
+        assert self.table.free_pairs(start) == plain_free_pairs(self.table, start)
         # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
         # them so, without the window arrays)
         held = {v for r in self.table.overlapping(start, end) for v in r.vms}
