@@ -32,16 +32,22 @@ def digest(x: object) -> str:
     return hashlib.sha256(repr(x).encode()).hexdigest()[:16]
 
 
+def hashes(table, procs: int, policy: str, tiers: int, **extra) -> tuple[str, str, str]:
+    """One run's digests: its records' CSV, its summary without ``wall_seconds``, the
+    datacenter's log (also used by identity_two_tier.py)."""
+    r = simulate(table, hosts=procs, tiers=tiers, policy=policy, seed=1, record=True, **extra)
+    summary = {k: v for k, v in r.summary.items() if k != "wall_seconds"}
+    return digest(r.records.to_csv()), digest(summary), digest(r.world.datacenter.log)
+
+
 def main() -> None:
     one, two = lublin(3000, 4096), lublin(1500, 512)
     print(f"{'policy':13} {'tiers':>5} {'procs':>5} {'records':>16} {'summary':>16} {'log':>16}")
     for policy, tiers in [("fcfs", 1), ("easy", 1), ("conservative", 1), ("cmbf", 1), ("ambf", 1),
                           ("acfcfs", 2), ("amcbf", 2)]:
         procs, table = (4096, one) if tiers == 1 else (512, two)
-        r = simulate(table, hosts=procs, tiers=tiers, policy=policy, seed=1, record=True)
-        summary = {k: v for k, v in r.summary.items() if k != "wall_seconds"}
-        print(f"{policy:13} {tiers:5d} {procs:5d} {digest(r.records.to_csv()):>16} {digest(summary):>16} "
-              f"{digest(r.world.datacenter.log):>16}", flush=True)
+        records, summary, log = hashes(table, procs, policy, tiers)
+        print(f"{policy:13} {tiers:5d} {procs:5d} {records:>16} {summary:>16} {log:>16}", flush=True)
 
 
 if __name__ == "__main__":

@@ -16,29 +16,12 @@ public functions, so it runs on older trees too."""
 
 from __future__ import annotations
 
-import hashlib
-
-import numpy as np
-
-from cloudsim_py import prepare, simulate
-from cloudsim_py.engine import RandomStreams
-from cloudsim_py.workload.models.lublin03 import Lublin03
-
-
-def lublin(jobs: int, procs: int):
-    raw = Lublin03(procs=procs, load=0.8).generate(jobs, np.random.default_rng(1))
-    return prepare(raw, procs, "tsafrir05", rng=RandomStreams(1)["runtime_estimate"])
-
-
-def digest(x: object) -> str:
-    return hashlib.sha256(repr(x).encode()).hexdigest()[:16]
+from identity_lublin import hashes, lublin    # beside this file
 
 
 def run(table, procs: int, policy: str, tiers: int, **extra) -> None:
-    r = simulate(table, hosts=procs, tiers=tiers, policy=policy, seed=1, record=True, **extra)
-    summary = {k: v for k, v in r.summary.items() if k != "wall_seconds"}
-    print(f"{policy:7} {tiers} {procs:6d} {str(extra):55} {digest(r.records.to_csv())} {digest(summary)} "
-          f"{digest(r.world.datacenter.log)}", flush=True)
+    records, summary, log = hashes(table, procs, policy, tiers, **extra)
+    print(f"{policy:7} {tiers} {procs:6d} {str(extra):55} {records} {summary} {log}", flush=True)
 
 
 def main() -> None:

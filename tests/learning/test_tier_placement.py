@@ -25,18 +25,24 @@ def test_check_env_passes_for_tier_placement(tiers):
     assert env.action_space.n == 5
 
 
+def two_hosts_half_cpu(*jobs):
+    """2 hosts x 2 tiers, no interference, every process at 50 % of its CPU (the background
+    tier stays open under a foreground job); ``jobs`` are ``(procs, runtime)``, ids 1, 2, ...
+    in that order, all submitted at 0 with exact estimates."""
+    return {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
+            "workload": {"runtime_estimate": "trace",
+                         "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
+                         "jobs": [{"id": i, "submit": 0, "procs": p, "runtime": r, "estimate": r}
+                                  for i, (p, r) in enumerate(jobs, 1)]}}
+
+
 def test_hand_case_background_start_and_promotion():
     # 2 hosts x 2 tiers, no interference, every process uses 50 % of its CPU (so the
     # background tier stays open under a foreground job). time_scale 1 s.
     # J1: 2 procs, 4 s; J2: 1 proc, 10 s; J3: 2 procs, 3 s; all at t = 0.
     # obs: head (wait, procs/2, estimate, waiting/32), per tier (fits, available/2, busy/2),
     # promotable, restartable
-    scenario = {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
-                "workload": {"runtime_estimate": "trace",
-                             "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
-                             "jobs": [{"id": 1, "submit": 0, "procs": 2, "runtime": 4, "estimate": 4},
-                                      {"id": 2, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
-                                      {"id": 3, "submit": 0, "procs": 2, "runtime": 3, "estimate": 3}]}}
+    scenario = two_hosts_half_cpu((2, 4), (1, 10), (2, 3))
     env = TierPlacementEnv(scenario, window=None, time_scale=1.0, invalid_action="raise")
     T, F = True, False
     steps = [
@@ -69,13 +75,7 @@ def test_hand_case_restart_kills_a_background_run_and_starts_it_again_in_tier_ze
     # host (the lighter); J3 (1 proc, 10 s) in tier 0 on that other host, above J2. At t = 4 J1
     # ends: J2 cannot move up in place (J3 holds its host's tier 0) but fits the idle tier-0
     # VM: restart kills it (4 s of work lost) and starts it again there, to end at 14.
-    scenario = {"name": "hand", "datacenter": {"hosts": 2, "tiers": 2, "interference": "none"},
-                "workload": {"runtime_estimate": "trace",
-                             "cpu_usage": {"model": "paper", "low": 0.5, "high": 0.5, "single": 0.5},
-                             "jobs": [{"id": 1, "submit": 0, "procs": 1, "runtime": 4, "estimate": 4},
-                                      {"id": 2, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
-                                      {"id": 3, "submit": 0, "procs": 1, "runtime": 10, "estimate": 10},
-                                      {"id": 4, "submit": 0, "procs": 2, "runtime": 1, "estimate": 1}]}}
+    scenario = two_hosts_half_cpu((1, 4), (1, 10), (1, 10), (2, 1))
     env = TierPlacementEnv(scenario, window=None, time_scale=1.0, invalid_action="raise")
     _, info = env.reset(seed=0)
     for action in (0, 1, 0):                      # J1 tier 0, J2 tier 1, J3 tier 0
