@@ -364,7 +364,9 @@ class LocalCloud:
         self._wake_event: Any = None
         #: what the last pass left for later leases (slot-table version, the free VMs with how
         #: long each stays free, the first blocked lease and whether its reservation was held)
-        self._memo: tuple[int, dict[int, float], Plan | None, bool] | None = None
+        #: the last pass's end: (table version, free VMs left, first blocked lease, whether its
+        #: reservation is held in them, the time, the free VMs' free-until times sorted)
+        self._memo: tuple[int, dict[int, float], Plan | None, bool, float, list[float]] | None = None
         #: leases queued since the last pass (at the queue's end), for an incremental pass
         self._fresh: list[Plan] = []
         #: the next pass must look at every waiting lease (one became ready, or re-entered the
@@ -1277,15 +1279,20 @@ class LocalCloud:
     # ------------------------------------------------------------------ the pass
     def _free_now(self, now: float) -> dict[int, float]:
         """The VMs free now in the slot table and idle in the datacenter, with how long each
-        stays free (``inf``: for good), in id order. O(V) in plain Python
-        (:meth:`SlotTable.free_pairs`), O(W) in numpy when that cannot answer."""
+        stays free (:data:`~cloudsim_py.clouds.slottable.BIG`: for good; it compares like
+        ``inf`` with every time a pass asks about, and no arithmetic is done on it), in id
+        order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
+        in the datacenter, the usual case: a VM is free in the table once its lease's booking
+        is released), O(W) in numpy when that cannot answer."""
         idle = self.dc.idle_hosts(0)
-        inf = INF
-        pairs = self.table.free_pairs(now)
-        if pairs is not None:
-            return {v: (u if u < BIG else inf) for v, u in pairs if v in idle}
-        ids, until = self.table.free_at(now)
-        return {v: (u if u < BIG else inf) for v, u in zip(ids.tolist(), until.tolist()) if v in idle}
+        lists = self.table.free_lists(now)
+        if lists is not None:
+            ids, until = lists
+            if all(map(idle.__contains__, ids)):
+                return dict(zip(ids, until))
+            return {v: u for v, u in zip(ids, until) if v in idle}
+        ids_a, until_a = self.table.free_at(now)
+        return {v: u for v, u in zip(ids_a.tolist(), until_a.tolist()) if v in idle}
 
     def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
         if not p.started:
@@ -1322,33 +1329,40 @@ class LocalCloud:
         if memo is not None and not self._full and memo[0] == version:
             if not fresh or not memo[1]:
                 return
-            free = {v: u for v, u in memo[1].items() if u > now}
+            if memo[4] == now:              # the same instant: what it left, as it left it
+                free, ends = memo[1], memo[5]
+            else:
+                free = {v: u for v, u in memo[1].items() if u > now}
+                ends = None
             head, held = memo[2], memo[3]
             plans: Iterable[Plan] = fresh
         else:
             self._full = False
             free = self._free_now(now) if self.dc.idle(0) else {}
-            head, held = None, False
+            head, held, ends = None, False, None
             plans = waiting
         started: list[Plan] = []
         if free:
-            head, held = self._walk(plans, now, free, head, held, started)
+            head, held, ends = self._walk(plans, now, free, head, held, started, ends)
         elif head is None:
             head = next(iter(waiting))
         for p in started:
             waiting.remove(p)
-        self._memo = (self.table.version, free, head, held)
+        self._memo = (self.table.version, free, head, held, now, ends if ends is not None else sorted(free.values()))
 
     def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
-              started: list[Plan]) -> tuple[Plan | None, bool]:
+              started: list[Plan], ends: list[float] | None = None) -> tuple[Plan | None, bool, list[float]]:
         """Start what fits of ``plans`` on ``free`` (see :meth:`schedule`); returns the first
-        blocked lease and whether its reservation is held in ``free``. ``ends`` (the free VMs'
-        free-until times, sorted) is sorted once per walk and after the head's hold, and a start
+        blocked lease, whether its reservation is held in ``free``, and ``ends``, the free VMs'
+        free-until times sorted as ``free`` is left. ``ends`` is sorted once per walk (or given:
+        the last walk's at the same instant, which a pass after an accepted task reuses with its
+        free VMs, O(1) instead of a copy and a sort) and after the head's hold, and a start
         removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
         every free VM's time per start)."""
+        if ends is None:
+            ends = sorted(free.values())      # how long the free VMs stay free, ascending
         if head is not None and not self.options.backfill:
-            return head, held                 # strict FCFS: nothing passes a blocked lease
-        ends = sorted(free.values())          # how long the free VMs stay free, ascending
+            return head, held, ends           # strict FCFS: nothing passes a blocked lease
         for p in plans:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
@@ -1373,6 +1387,7 @@ class LocalCloud:
                 if fit is not None:
                     started.append(p)
                     if not free:
+                        ends = []
                         break
                     for u in gone:            # ends stays sorted(free.values())
                         del ends[bisect_left(ends, u)]
@@ -1381,7 +1396,7 @@ class LocalCloud:
                 head = p
                 if not self.options.backfill:
                     break
-        return head, held
+        return head, held, ends
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
              ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
@@ -1463,8 +1478,8 @@ class LocalCloud:
         t, _, vms = best
         if t <= now:
             return
-        for v in vms:
-            if v in free and free[v] > t:
+        for v in free.keys() & vms:           # the free VMs it takes (a few of its many)
+            if free[v] > t:
                 free[v] = t
         self._wake_at(t)
 

@@ -645,23 +645,31 @@ class SlotTable:
         return (cand[rows] if cand is not None else rows), until
 
     def free_pairs(self, t: float) -> list[tuple[int, float]] | None:
-        """:meth:`free_at` of all VMs as ``(id, until)`` pairs in id order, from the summaries in
-        plain Python (for a cloud of a few hundred VMs cheaper than the three arrays numpy would
-        make of them); ``None`` in :meth:`free_at`'s O(W) case (a VM whose first booking ended by
-        ``t`` and whose second began by then). O(V) in C loops (``compress`` over comparisons
-        of the summaries), O(F log F) in C to merge the ``F`` free VMs of the two kinds: those
-        whose first booking begins after ``t`` (free until it) and those whose first booking is
-        over (free until the second; a first booking over by ``t`` began before it)."""
-        fs, fe, ss = self._fs, self._fe, self._ss
+        """:meth:`free_lists` as ``(id, until)`` pairs in id order."""
+        lists = self.free_lists(t)
+        return None if lists is None else list(zip(*lists))
+
+    def free_lists(self, t: float) -> tuple[list[int], list[float]] | None:
+        """:meth:`free_at` of all VMs as two lists, ids ascending and until when each is free
+        (:data:`BIG` for never booked again), from the summaries in plain Python (for a cloud of
+        a few hundred VMs cheaper than the three arrays numpy would make of them); ``None`` in
+        :meth:`free_at`'s O(W) case (a VM whose first booking ended by ``t`` and whose second
+        began by then). O(V) in C loops: the VMs whose first booking begins after ``t`` (free
+        until it) by ``compress`` over a comparison of the summaries; those whose first booking
+        is over (free until the second; a first booking over by ``t`` began before it) only when
+        the earliest first end says there are any (a scheduling pass usually finds none: a
+        lease's booking is released when it ends), then the two merged by id, O(F log F)."""
+        fs, fe = self._fs, self._fe
         ids = range(len(fs))
         ahead = list(compress(ids, map(lt, repeat(t), fs)))
+        if min(fe) > t:
+            return ahead, list(map(fs.__getitem__, ahead))
         over = list(compress(ids, map(ge, repeat(t), fe)))
-        if not over:
-            return list(zip(ahead, map(fs.__getitem__, ahead)))
-        second = list(map(ss.__getitem__, over))
+        second = list(map(self._ss.__getitem__, over))
         if min(second) <= t:
             return None
-        return sorted([*zip(ahead, map(fs.__getitem__, ahead)), *zip(over, second)])
+        pairs = sorted([*zip(ahead, map(fs.__getitem__, ahead)), *zip(over, second)])
+        return [v for v, _ in pairs], [u for _, u in pairs]
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,
