@@ -946,8 +946,7 @@ class LocalCloud:
     def _cpu_full(self, now: float) -> bool:
         """Every VM's CPU is booked now (a VM saving or reloading a lease's state, or receiving
         its image or state, holds its memory or network, not its CPU, in Haizea's slot table)."""
-        ids, _ = self.table.free_at(now)
-        if len(ids):
+        if self.table.free_lists(now)[0]:
             return False
         for r in self.table.overlapping(now, now + TINY):
             q = self._owner[r.id]  # type: ignore[index]
@@ -1283,16 +1282,12 @@ class LocalCloud:
         ``inf`` with every time a pass asks about, and no arithmetic is done on it), in id
         order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
         in the datacenter, the usual case: a VM is free in the table once its lease's booking
-        is released), O(W) in numpy when that cannot answer."""
+        is released)."""
         idle = self.dc.idle_hosts(0)
-        lists = self.table.free_lists(now)
-        if lists is not None:
-            ids, until = lists
-            if all(map(idle.__contains__, ids)):
-                return dict(zip(ids, until))
-            return {v: u for v, u in zip(ids, until) if v in idle}
-        ids_a, until_a = self.table.free_at(now)
-        return {v: u for v, u in zip(ids_a.tolist(), until_a.tolist()) if v in idle}
+        ids, until = self.table.free_lists(now)
+        if all(map(idle.__contains__, ids)):
+            return dict(zip(ids, until))
+        return {v: u for v, u in zip(ids, until) if v in idle}
 
     def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
         if not p.started:

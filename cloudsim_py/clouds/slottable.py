@@ -42,7 +42,7 @@ of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
 with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``,
-``horizons`` O(c K + W), ``free_at`` O(V) (from the summaries), ``profile`` O(V log V),
+``horizons`` O(c K + W), ``free_lists`` (and ``free_at``, ``free_until``) O(V) from the summaries, ``profile`` O(V log V),
 ``reserve``, ``release``, ``shorten`` O(k K), ``overlapping`` O(V log K + output).
 """
 
@@ -620,56 +620,68 @@ class SlotTable:
     def free_until(self, t: float, vms: Iterable[int] | None = None) -> dict[int, float]:
         """The candidate VMs free at ``t`` (in no reservation covering ``t``), each with the start of
         its next reservation (``inf`` if none), in id order: how long each could be used from ``t``.
-        O(W)."""
-        ids, until = self.free_at(t, vms)
+        :meth:`free_lists`'s cost."""
+        ids, until = self.free_lists(t, vms)
         inf = math.inf
-        return {v: (u if u < BIG else inf) for v, u in zip(ids.tolist(), until.tolist())}
+        return {v: (u if u < BIG else inf) for v, u in zip(ids, until)}
 
     def free_at(self, t: float, vms: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`free_until` as two arrays, VM ids (ascending) and until when each is free
-        (:data:`BIG` for never booked again): the fast form for a scheduling pass. O(V) from
-        each VM's first two bookings; O(W) when a VM's first booking ended at or before ``t``
-        and its second began by then (bookings not yet released)."""
-        if vms is None:
-            fs, fe, ss = np.array(self._fs), np.array(self._fe), np.array(self._ss)
-            if not ((fe <= t) & (ss <= t)).any():
-                first = fs > t                       # free until its first booking
-                after = ~first & (fe <= t)           # its first booking is over: free until the second
-                free = first | after
-                ids = np.flatnonzero(free)
-                return ids, np.where(first, fs, ss)[ids]
-        lo, hi, cand = self._windows(vms)
-        inside = (lo <= t) & (t < hi)
-        rows, cols = np.nonzero(inside)
-        until = hi[rows, cols]
-        return (cand[rows] if cand is not None else rows), until
+        (:data:`BIG` for never booked again). :meth:`free_lists`'s cost."""
+        ids, until = self.free_lists(t, vms)
+        return np.array(ids, dtype=np.intp), np.array(until, dtype=float)
 
-    def free_pairs(self, t: float) -> list[tuple[int, float]] | None:
-        """:meth:`free_lists` as ``(id, until)`` pairs in id order."""
-        lists = self.free_lists(t)
-        return None if lists is None else list(zip(*lists))
+    def free_pairs(self, t: float) -> list[tuple[int, float]]:
+        """:meth:`free_lists` of all VMs as ``(id, until)`` pairs in id order."""
+        return list(zip(*self.free_lists(t)))
 
-    def free_lists(self, t: float) -> tuple[list[int], list[float]] | None:
-        """:meth:`free_at` of all VMs as two lists, ids ascending and until when each is free
-        (:data:`BIG` for never booked again), from the summaries in plain Python (for a cloud of
-        a few hundred VMs cheaper than the three arrays numpy would make of them); ``None`` in
-        :meth:`free_at`'s O(W) case (a VM whose first booking ended by ``t`` and whose second
-        began by then). O(V) in C loops: the VMs whose first booking begins after ``t`` (free
-        until it) by ``compress`` over a comparison of the summaries; those whose first booking
-        is over (free until the second; a first booking over by ``t`` began before it) only when
-        the earliest first end says there are any (a scheduling pass usually finds none: a
-        lease's booking is released when it ends), then the two merged by id, O(F log F)."""
+    def free_lists(self, t: float, vms: Iterable[int] | None = None) -> tuple[list[int], list[float]]:
+        """The candidate VMs (all by default) free at ``t`` as two lists, ids ascending and until
+        when each is free (the start of its next booking; :data:`BIG` for never booked again),
+        from the summaries and the booking lists, without the window arrays (no row rewritten).
+
+        A VM whose first booking begins after ``t`` is free until it; one whose first booking
+        covers ``t`` is busy; one whose first booking is over by ``t`` is free until its second
+        if that begins after ``t``, else its bookings are bisected (the last one begun by ``t``
+        must be over). All VMs: O(V) in C loops (``compress`` over comparisons of the
+        summaries; the VMs with a first booking over are looked for only when the earliest first
+        end says there are any: a scheduling pass at the present usually finds none, a lease's
+        booking being released when it ends), O(F log F) to merge the ``F`` free VMs of the two
+        kinds, O(log K) per VM whose second booking began by ``t``. Candidates: O(k log k) to
+        sort them (once per tuple asked, :meth:`_ids`), then O(k)."""
         fs, fe = self._fs, self._fe
-        ids = range(len(fs))
-        ahead = list(compress(ids, map(lt, repeat(t), fs)))
-        if min(fe) > t:
-            return ahead, list(map(fs.__getitem__, ahead))
-        over = list(compress(ids, map(ge, repeat(t), fe)))
-        second = list(map(self._ss.__getitem__, over))
-        if min(second) <= t:
-            return None
-        pairs = sorted([*zip(ahead, map(fs.__getitem__, ahead)), *zip(over, second)])
+        if vms is None:
+            ids = range(len(fs))
+            ahead = list(compress(ids, map(lt, repeat(t), fs)))
+            if min(fe) > t:
+                return ahead, list(map(fs.__getitem__, ahead))
+            over = list(compress(ids, map(ge, repeat(t), fe)))
+        else:
+            cand = self._ids(vms)
+            ahead = [v for v in cand if fs[v] > t]
+            over = [v for v in cand if fe[v] <= t]
+            if not over:
+                return ahead, [fs[v] for v in ahead]
+        ss = self._ss
+        pairs = list(zip(ahead, map(fs.__getitem__, ahead)))
+        for v in over:
+            u = ss[v]
+            if u <= t:                          # a second booking begun by t: the list decides
+                u = self._next_start(v, t)
+                if u is None:
+                    continue
+            pairs.append((v, u))
+        pairs.sort()
         return [v for v, _ in pairs], [u for _, u in pairs]
+
+    def _next_start(self, v: int, t: float) -> float | None:
+        """When VM ``v``, free at ``t``, is booked next (:data:`BIG`: never), or ``None`` if a
+        booking covers ``t``. O(log K)."""
+        row = self._busy[v]
+        i = bisect_right(row, (t, math.inf))    # the first booking that begins after t
+        if i and row[i - 1][1] > t:
+            return None
+        return row[i][0] if i < len(row) else BIG
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,

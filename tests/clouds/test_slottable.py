@@ -150,16 +150,13 @@ def test_asking_more_vms_than_candidates_is_an_error():
 
 
 def plain_free_pairs(table, t):
-    """SlotTable.free_pairs by its definition, VM by VM: ``(vm, until)`` of the VMs free at
-    ``t``, or None when a VM's first booking is over and its second began by ``t``."""
+    """SlotTable.free_pairs by its definition, VM by VM from its booking list: ``(vm, until)``
+    of the VMs no booking covers at ``t``, until the next one begins (BIG: never)."""
     out = []
-    for v, (f, e, s2) in enumerate(zip(table._fs, table._fe, table._ss)):
-        if f > t:
-            out.append((v, f))
-        elif e <= t:
-            if s2 <= t:
-                return None
-            out.append((v, s2))
+    for v, row in enumerate(table._busy):
+        if any(s <= t < e for s, e, _ in row):
+            continue
+        out.append((v, min([s for s, _, _ in row if s > t], default=BIG)))
     return out
 
 
@@ -170,7 +167,18 @@ def test_free_pairs_lists_each_free_vm_until_its_next_booking():
     assert table.free_pairs(12.0) == [(0, 20.0), (2, BIG)]
     # at 16 VM 1's only booking is over: free for good (its "second booking" never begins)
     assert table.free_pairs(16.0) == [(0, 20.0), (1, BIG), (2, BIG)]
-    assert table.free_pairs(20.0) is None      # VM 0's first booking over, its second begun
+
+
+def test_free_lists_read_the_booking_list_once_a_second_booking_has_begun():
+    # VM 0 busy [0, 10), [20, 30), [40, 50): at 25 its second booking covers it, at 35 it is
+    # free until its third, at 55 for good (its first booking over, its second begun: the
+    # summaries alone cannot tell)
+    table = booked(2, ("a", 0, 0.0, 10.0), ("b", 0, 20.0, 30.0), ("c", 0, 40.0, 50.0))
+    assert table.free_lists(25.0) == ([1], [BIG])
+    assert table.free_lists(35.0) == ([0, 1], [40.0, BIG])
+    assert table.free_lists(55.0) == ([0, 1], [BIG, BIG])
+    assert table.free_lists(40.0, [0]) == ([], [])          # its third booking begins at 40
+    assert table.free_until(35.0, [0]) == {0: 40.0}
 
 
 def booked(n_vms, *bookings):
