@@ -1076,7 +1076,7 @@ class LocalCloud:
             vms = only                      # no migration: its own VMs, each as before
         else:
             vms = tuple(self._by_score(free, s, float(p.job.desc.runtime_estimate), n))
-        maxend = min(end, min(free[v] for v in vms))
+        maxend = min(end, min(map(free.__getitem__, vms)))
         if maxend >= end:
             return vms, None
         if thr is not None and maxend - s < thr:
@@ -1242,12 +1242,16 @@ class LocalCloud:
                     if at < change.get(v, INF):
                         change[v] = at
 
-        def score(v: int) -> float:
-            d = min(free[v], change.get(v, INF)) - s
+        # each VM's score negated, the same operations as the formula above, in one loop
+        keys = {}
+        near_of = touching.get
+        change_at = change.get
+        for v, u in free.items():
+            c = change_at(v, INF)
+            d = (c if c < u else u) - s           # min(u, c)
             near = 1.0 if d >= duration else d / duration
-            return 0.5 * ((4 - min(4, len(touching.get(v, ())))) / 4.0) + 0.25 * 1.0 + 0.25 * near
-
-        return sorted(free, key=lambda v: -score(v))[:n]
+            keys[v] = -(0.5 * ((4 - min(4, len(near_of(v, ())))) / 4.0) + 0.25 * 1.0 + 0.25 * near)
+        return sorted(free, key=keys.__getitem__)[:n]
 
     def _unplan(self, p: Plan, now: float) -> None:
         """Drop a planned lease's plan: its start, copies, bookings, its place among the future

@@ -662,26 +662,20 @@ class SlotTable:
             over = [v for v in cand if fe[v] <= t]
             if not over:
                 return ahead, [fs[v] for v in ahead]
-        ss = self._ss
+        ss, busy = self._ss, self._busy
         pairs = list(zip(ahead, map(fs.__getitem__, ahead)))
+        key = (t, math.inf)                     # after every booking that begins by t
         for v in over:
             u = ss[v]
             if u <= t:                          # a second booking begun by t: the list decides
-                u = self._next_start(v, t)
-                if u is None:
-                    continue
+                row = busy[v]                   # two or more bookings begun by t
+                i = bisect_right(row, key)
+                if row[i - 1][1] > t:
+                    continue                    # the last one begun by t is not over
+                u = row[i][0] if i < len(row) else BIG
             pairs.append((v, u))
         pairs.sort()
         return [v for v, _ in pairs], [u for _, u in pairs]
-
-    def _next_start(self, v: int, t: float) -> float | None:
-        """When VM ``v``, free at ``t``, is booked next (:data:`BIG`: never), or ``None`` if a
-        booking covers ``t``. O(log K)."""
-        row = self._busy[v]
-        i = bisect_right(row, (t, math.inf))    # the first booking that begins after t
-        if i and row[i - 1][1] > t:
-            return None
-        return row[i][0] if i < len(row) else BIG
 
     def horizons(self, t: float) -> list[float] | None:
         """For each VM, the time from which it is free for good (the end of its last reservation,
