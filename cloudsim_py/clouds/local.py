@@ -350,6 +350,8 @@ class LocalCloud:
         #: :meth:`_free_at`'s answers for one state of the slot table at one time
         self._free_memo: dict[tuple[float, tuple[int, ...] | None], dict[int, float]] = {}
         self._free_stamp: tuple[int, float] = (-1, -INF)
+        #: the same answers' free-until times, ascending (made when first needed)
+        self._ends_memo: dict[tuple[float, tuple[int, ...] | None], list[float]] = {}
         self.n_vms = n
         self.table = SlotTable(n)
         self.hard = SlotTable(n)         #: the bookings no AR can take (ARs, immediate, saves...)
@@ -1070,8 +1072,19 @@ class LocalCloud:
         end = s + length
         if p.hard or not self.options.fill_gaps:
             free = {v: u for v, u in free.items() if u >= end}
-        if len(free) < n:
-            return None
+            if len(free) < n:
+                return None
+        else:
+            if len(free) < n:
+                return None
+            if thr is not None:
+                # whichever n VMs are chosen, the first of them needed again is needed by the
+                # n-th latest free-until time: if that is before the end and leaves a gap
+                # shorter than the threshold, so is the chosen VMs' (the answer below, without
+                # scoring the VMs). O(1) once the sorted times are made for this state and s.
+                kth = self._free_ends(s, only)[-n]
+                if kth < end and kth - s < thr:
+                    return None
         if only is not None:
             vms = only                      # no migration: its own VMs, each as before
         else:
@@ -1097,6 +1110,7 @@ class LocalCloud:
         if self._free_stamp != stamp:
             self._free_stamp = stamp
             self._free_memo = {}
+            self._ends_memo = {}
         key = (s, only)
         free = self._free_memo.get(key)
         if free is None:
@@ -1106,6 +1120,15 @@ class LocalCloud:
                 free = {v: u for v, u in free.items() if v in idle}
             self._free_memo[key] = free
         return free
+
+    def _free_ends(self, s: float, only: tuple[int, ...] | None) -> list[float]:
+        """The free-until times of :meth:`_free_at` ``(s, only)``, ascending, kept with it.
+        O(F log F) once per state, time and question."""
+        key = (s, only)
+        ends = self._ends_memo.get(key)
+        if ends is None:
+            ends = self._ends_memo[key] = sorted(self._free_at(s, only).values())
+        return ends
 
     def _future_starts(self, earliest: float) -> list[float]:
         """Haizea's future candidates: for every booked run ending after ``earliest`` (ARs,

@@ -50,11 +50,14 @@ Intervals are ``(kind, start, end, VMs)``; a ``copy`` is network traffic and hol
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
 from cloudsim_py.brokers.base import make_broker
 from cloudsim_py.clouds.cloud import CloudSpec
-from cloudsim_py.clouds.local import LocalOptions
+from cloudsim_py.clouds.local import LocalCloud, LocalOptions
 from cloudsim_py.clouds.overheads import Overheads
 from cloudsim_py.clouds.spec import FederationSpec
 from cloudsim_py.clouds.vmtypes import VMType
@@ -584,3 +587,53 @@ def test_sdsc_blue_under_haizeas_blue_configuration(lease_file):
     got = schedule(system)
     assert got[21] == [("run", 115944.0, 123858.0, tuple(range(35)) + tuple(range(48, 77)))]   # P1-35, P49-77
     assert got[682][0][1:3] == (285406.0, 291455.0)
+
+
+# -- the threshold's quick refusal -------------------------------------------------------------
+
+def _random_leases(seed):
+    """Best-effort leases of 1-8 VMs on 8 VMs, some ending early, and ARs soon after they are
+    asked that cut into them."""
+    rng = random.Random(seed)
+    leases, t = [], 0.0
+    for i in range(1, 41):
+        t += rng.choice([0.0, 30.0, 200.0, 900.0])
+        if rng.random() < 0.35:         # soon: the gaps before it are often short
+            leases.append(lease(i, t, AR, rng.choice([600.0, 1800.0]), rng.randint(1, 8),
+                                start=t + rng.choice([100.0, 150.0, 300.0, 1200.0])))
+        else:
+            duration = rng.choice([120.0, 600.0, 1800.0, 5400.0])
+            real = duration * rng.choice([0.3, 1.0]) if rng.random() < 0.5 else None
+            leases.append(lease(i, t, BE, duration, rng.randint(1, 8), real=real))
+    return leases
+
+
+def _runs_with_and_without_refusal(leases, monkeypatch):
+    """The run as it is and with LocalCloud._fit_at's quick refusal off (the sorted free-until
+    times replaced by times that never refuse), and how often each scored VMs."""
+    scored = []
+    by_score = LocalCloud._by_score
+    monkeypatch.setattr(LocalCloud, "_by_score", lambda self, *a: scored.append(1) or by_score(self, *a))
+    fast = run(leases, A, vms=8)
+    with_refusal = len(scored)
+    monkeypatch.setattr(LocalCloud, "_free_ends", lambda self, s, only: [math.inf] * 8)
+    plain = run(leases, A, vms=8)
+    return fast, plain, with_refusal, len(scored) - with_refusal
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_threshold_refusal_before_scoring_the_vms_changes_no_schedule(seed, monkeypatch):
+    # LocalCloud._fit_at refuses a gap without choosing VMs when the n-th latest free-until time
+    # already leaves less than the threshold: whichever n VMs Haizea's scoring would choose, the
+    # first of them needed again is needed by then. Without that shortcut every lease has the
+    # same schedule and the broker the same counters.
+    fast, plain, _, _ = _runs_with_and_without_refusal(_random_leases(seed), monkeypatch)
+    assert schedule(fast) == schedule(plain)
+    assert fast.world.broker.counters() == plain.world.broker.counters()
+
+
+def test_the_threshold_refusal_spares_scorings(monkeypatch):
+    # the workload of seed 0 above: 82 scorings of the VMs without the refusal, 71 with it (so
+    # the comparison above exercises the shortcut)
+    _, _, with_refusal, without = _runs_with_and_without_refusal(_random_leases(0), monkeypatch)
+    assert (with_refusal, without) == (71, 82)
