@@ -948,7 +948,7 @@ class LocalCloud:
     def _cpu_full(self, now: float) -> bool:
         """Every VM's CPU is booked now (a VM saving or reloading a lease's state, or receiving
         its image or state, holds its memory or network, not its CPU, in Haizea's slot table)."""
-        if self.table.free_lists(now)[0]:
+        if self.table.any_free(now):
             return False
         for r in self.table.overlapping(now, now + TINY):
             q = self._owner[r.id]  # type: ignore[index]

@@ -631,6 +631,11 @@ class SlotTable:
         ids, until = self.free_lists(t, vms)
         return np.array(ids, dtype=np.intp), np.array(until, dtype=float)
 
+    def any_free(self, t: float) -> bool:
+        """Whether some VM is free at ``t``: O(V) in C when one's first booking begins after
+        ``t`` (or it has none), else :meth:`free_lists`."""
+        return max(self._fs) > t or bool(self.free_lists(t)[0])
+
     def free_pairs(self, t: float) -> list[tuple[int, float]]:
         """:meth:`free_lists` of all VMs as ``(id, until)`` pairs in id order."""
         return list(zip(*self.free_lists(t)))

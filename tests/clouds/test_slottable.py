@@ -423,6 +423,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
         # the free VMs of a pass from the summaries, against their definition
         assert self.table.free_pairs(start) == plain_free_pairs(self.table, start)
+        assert self.table.any_free(start) == bool(plain_free_pairs(self.table, start))
         # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
         # them so, without the window arrays)
         held = {v for r in self.table.overlapping(start, end) for v in r.vms}
