@@ -1104,7 +1104,10 @@ class LocalCloud:
 
     def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
         """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too),
-        kept while no booking changes (a pass asks the same of many leases)."""
+        kept while no booking changes (a pass asks the same of many leases). "For good" is
+        :data:`~cloudsim_py.clouds.slottable.BIG`, which compares, and scores in
+        :meth:`_by_score` (``BIG - s`` is at least any duration), like ``inf``.
+        O(V) (:meth:`SlotTable.free_lists`) once per state, time and question."""
         now = self.dc.now
         stamp = (self.table.version, now)
         if self._free_stamp != stamp:
@@ -1114,11 +1117,13 @@ class LocalCloud:
         key = (s, only)
         free = self._free_memo.get(key)
         if free is None:
-            free = self.table.free_until(s, only)
+            ids, until = self.table.free_lists(s, only)
             if s <= now:
-                idle = set(self.dc.idle_hosts(0))
-                free = {v: u for v, u in free.items() if v in idle}
-            self._free_memo[key] = free
+                idle = self.dc.idle_hosts(0)
+                if not all(map(idle.__contains__, ids)):
+                    until = [u for v, u in zip(ids, until) if v in idle]
+                    ids = [v for v in ids if v in idle]
+            free = self._free_memo[key] = dict(zip(ids, until))
         return free
 
     def _free_ends(self, s: float, only: tuple[int, ...] | None) -> list[float]:
