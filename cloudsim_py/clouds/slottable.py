@@ -158,8 +158,21 @@ class SlotTable:
             self._lo, self._hi, self._width = lo, hi, width
 
     def _touch(self, vms: Iterable[int]) -> None:
-        """VMs whose bookings changed: their summaries now, their window rows when next needed.
-        O(K) per VM: the longest gap in one loop over its bookings (no list made)."""
+        """VMs whose bookings changed: their summaries now (:meth:`_summarize`), their window
+        rows when next needed. O(K) per VM."""
+        self._summarize(vms)
+        self._changed(vms)
+
+    def _changed(self, vms: Iterable[int]) -> None:
+        """VMs whose summaries are up to date and whose window rows and kept answers are not."""
+        self._dirty.update(vms)
+        for kept in self._kept.values():
+            kept.touched.update(vms)
+
+    def _summarize(self, vms: Iterable[int]) -> None:
+        """The VMs' summaries from their bookings: first booking's start and end, second
+        booking's start, last end, longest gap between two bookings (one loop per VM, no list
+        made). O(K) per VM."""
         busy = self._busy
         fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
         for v in vms:
@@ -188,9 +201,6 @@ class SlotTable:
                 fs[v] = fe[v] = ss[v] = BIG
                 le[v] = ff[v] = -BIG
                 ig[v] = 0.0
-        self._dirty.update(vms)
-        for kept in self._kept.values():
-            kept.touched.update(vms)
 
     def _sync(self) -> None:
         """Bring the window arrays up to date (the rows of the VMs changed since): each row made
@@ -758,7 +768,9 @@ class SlotTable:
 
     def reserve(self, rid: Hashable, vms: Iterable[int], start: float, end: float) -> Reservation:
         """Book ``vms`` over ``[start, end)`` for ``rid``; CapacityError if the id is taken, a VM is
-        unknown or listed twice, or a VM is already booked in that interval (naming both ids)."""
+        unknown or listed twice, or a VM is already booked in that interval (naming both ids).
+        O(k log K) for ``k`` VMs: a booking after a VM's last one (a start now, the usual case)
+        moves its summary on in O(1), one between bookings makes it anew (O(K))."""
         if rid in self._seq_of:
             raise CapacityError(f"slot table: reservation {rid!r} exists already")
         vm_list = list(vms)
@@ -782,9 +794,34 @@ class SlotTable:
             at.append(i)
         self._next += 1
         res = Reservation(rid, tuple(vm_list), start, end)
+        fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
+        inside = []
         for v, i in zip(vm_list, at):
-            busy[v].insert(i, entry)
-        self._touch(res.vms)
+            row = busy[v]
+            k = len(row)
+            if i < k:                           # before another booking: the summary anew
+                row.insert(i, entry)
+                inside.append(v)
+                continue
+            # after its last booking (the usual start): the summary one step on, as the loop of
+            # _summarize would end
+            row.append(entry)
+            if k == 0:
+                ff[v] = fs[v] = start
+                fe[v] = end
+                ss[v] = BIG
+                ig[v] = 0.0
+            else:
+                gap = start - le[v]
+                if k == 1:
+                    ss[v] = start
+                    ig[v] = gap
+                elif gap > ig[v]:
+                    ig[v] = gap
+            le[v] = end
+        if inside:
+            self._summarize(inside)
+        self._changed(res.vms)
         self._seq_of[rid] = seq
         self._by_seq[seq] = res
         self.version += 1
