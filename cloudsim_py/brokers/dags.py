@@ -107,10 +107,8 @@ class TaskOrder:
     preds: list[tuple["TaskOrder", float]] = attrs.field(factory=list)
     succ: list["TaskOrder"] = attrs.field(factory=list)
     pending: int = 0
-
-    @property
-    def ar(self) -> bool:
-        return self.run.dag.mode is LeaseMode.AR
+    #: a task of an AR job (read at every quote and transfer: kept, not looked up through the job)
+    ar: bool = attrs.field(default=attrs.Factory(lambda self: self.run.dag.mode is LeaseMode.AR, takes_self=True))
 
     def __repr__(self) -> str:
         return f"TaskOrder(job {self.run.dag.id}, task {self.task!r}, id {self.id})"
@@ -253,6 +251,13 @@ class Federation:
     log: DagLog = attrs.field(factory=DagLog)
     ids: Iterator[int] = attrs.field(factory=lambda: count(1))
     messages: int = 0
+    #: ``bw[a][b]``: :meth:`bandwidth` of every pair of clouds, made once (a ready task's input
+    #: times read it per predecessor and cloud; the clouds and their bandwidths are fixed)
+    bw: list[list[float]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        n = len(self.clouds)
+        self.bw = [[self.bandwidth(a, b) for b in range(n)] for a in range(n)]
 
     def bandwidth(self, a: int, b: int) -> float:
         """MB/s between clouds ``a`` and ``b`` (``inf`` inside one cloud)."""
@@ -464,13 +469,15 @@ class DagScheduler(CloudScheduler):
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
-        fed = self._fed()
+        bw = self._fed().bw
         preds = order.preds
+        if not preds:                   # an entry task: its job's start on every cloud
+            return [t0] * len(bw)
         out = []
-        for cloud in range(len(fed.clouds)):
+        for cloud in range(len(bw)):
             t = t0
             for src, data in preds:
-                arrive = src.finish + (data / fed.bandwidth(src.cloud, cloud) if data else 0.0)
+                arrive = src.finish + (data / bw[src.cloud][cloud] if data else 0.0)
                 if arrive > t:
                     t = arrive
             out.append(t)
@@ -502,6 +509,7 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
+        ar = dag.mode is LeaseMode.AR
         kinds = self._kinds
         images = self._images
         for rank, task in enumerate(dag.order):
@@ -520,7 +528,7 @@ class DagScheduler(CloudScheduler):
                 xfer = images[image] = [c.transfer_s(image) for c in clouds]
             # the orders share the per-kind lists: nothing changes them
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
-                                     vms, xfer, times[task], rank=rank)
+                                     vms, xfer, times[task], rank=rank, ar=ar)
         link_orders(dag, orders)
         self._prepare(run)
         self._runs[run] = None
@@ -571,6 +579,9 @@ class DagScheduler(CloudScheduler):
             if not orders:
                 return
             self.rounds += 1
+            if clouds == 1 and type(orders) is list:
+                self._decide_alone(orders, now)     # no peer to ask: no round to wait for
+                continue
             if isinstance(orders, Snapshot):
                 rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
                 items: list[Any] = [orders] * clouds
@@ -585,6 +596,30 @@ class DagScheduler(CloudScheduler):
                     self.send(peer, Check(rnd.id, items[c]))
             if rnd.waiting == 0:
                 self._decide(now)
+
+    def _decide_alone(self, orders: list[TaskOrder], now: float) -> None:
+        """A list round of a system of one cloud (no peer to check with), decided at once: what
+        :meth:`_dispatch` then :meth:`_decide` do for it (the same quotes in the same order, the
+        same sums, the same pick), without the round's lists of lists, its messages' items and
+        its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
+        c = self.index
+        quote = self.quote_order
+        quotes = [quote(o, o.nb[c]) for o in orders]
+        alpha = self.alpha
+        raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
+        if len(orders) == 1:
+            k = 0
+            e = raws[0] + alpha * self._gap[c] if alpha else raws[0]
+        else:
+            g = self._gap[c]
+            efts = [[r + alpha * g] for r in raws] if alpha else [[r] for r in raws]
+            k, c2 = self._pick(orders, efts)
+            assert c2 == c
+            e = efts[k][0]
+        order = orders[k]
+        if e == INF:
+            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
+        self._send(order, c, raws[k], order.nb[c], quotes[k])
 
     def _reach(self, now: float) -> list[float]:
         """When a task sent now can be at each cloud: now here, now + the message's latency
@@ -663,7 +698,6 @@ class DagScheduler(CloudScheduler):
 
     def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
         """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""
-        fed = self._fed()
         order.state = SENT
         order.cloud = c
         order.estimate = estimate
@@ -675,6 +709,7 @@ class DagScheduler(CloudScheduler):
             if not ok:
                 self._rejected(order, reason)
         else:
+            fed = self._fed()
             fed.messages += 1
             self.send(fed.schedulers[c], Transfer(order, nb, quote))
 
@@ -696,14 +731,15 @@ class DagScheduler(CloudScheduler):
             self.transfers_rejected += 1
             return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
+        ar = order.ar
         desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
-                       task=order.task, mode=LeaseMode.AR if order.ar else LeaseMode.BEST_EFFORT,
+                       task=order.task, mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
                        image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
                        owner=run.owner, cloud=local.cloud.name if local.cloud is not None else "", ref=order)
         job = Job(desc)
         p = local.plan(job)
         choice = None
-        if order.ar:
+        if ar:
             choice = local.ar_choice(p, now)
             # the promise is the quoted time, or now if the transfer took longer to come (the
             # message's latency is no fault of the cloud's); a few ulps later is that time
@@ -715,7 +751,7 @@ class DagScheduler(CloudScheduler):
                 return False, (choice if isinstance(choice, str) else
                                f"the AR task can start at {choice[0]:g}, not {quote:g} as quoted")
         local.submit(job, p, choice)
-        if not order.ar:
+        if not ar:
             local.schedule(now)         # start it now if it can: later quotes see it
         return True, ""
 

@@ -63,6 +63,7 @@ from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
+from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
@@ -432,8 +433,13 @@ class LocalCloud:
 
     def plan(self, job: Job, ready_at: float | None = None) -> Plan:
         """A plan for ``job`` (a lease, a DAG task or a rigid job, which is a best-effort lease),
-        not yet admitted: its overheads on this cloud, its queue place."""
+        not yet admitted: its overheads on this cloud, its queue place. A DAG task (the one
+        description a DAG scheduler submits, one per task sent here) is read field by field; any
+        other description through the probing of the fields a lease may lack (the same plan: a
+        test compares the two on random tasks)."""
         desc: Any = job.desc
+        if type(desc) is TaskJob and ready_at is None:
+            return self._plan_task(job, desc)
         mode = getattr(desc, "mode", BEST_EFFORT)
         kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
         times = self._times.get(kind)
@@ -446,6 +452,23 @@ class LocalCloud:
                     float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None), shutdown=times.shutdown,
                     carved=float(getattr(desc, "carved", 0.0)),
                     save_est=times.save_estimate, reload_est=times.reload_estimate, arrival=key)
+
+    def _plan_task(self, job: Job, desc: TaskJob) -> Plan:
+        """:meth:`plan` of a DAG task: its mode, image and memory are fields (no probing), it is
+        preemptible exactly when best-effort, its runtime is its estimate, it has no carved
+        shutdown. O(1)."""
+        mode = desc.mode
+        kind = (desc.image_mb, desc.memory_mb, job.procs)
+        times = self._times.get(kind)
+        if times is None:
+            times = self._times[kind] = self.overheads.times(self.cloud, *kind)
+        submit = desc.submit_time
+        ready = desc.ready_at
+        key = (submit, next(self._seq))
+        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, mode is not BEST_EFFORT,
+                    float(desc.runtime), float(submit if ready is None else max(submit, ready)), mode, desc.start,
+                    shutdown=times.shutdown, carved=0.0, save_est=times.save_estimate,
+                    reload_est=times.reload_estimate, arrival=key)
 
     def admit(self, job: Job) -> None:
         """A job submitted to the datacenter: reserve it (AR), start it or refuse it (immediate),
