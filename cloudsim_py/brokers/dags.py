@@ -445,6 +445,8 @@ class DagScheduler(CloudScheduler):
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
         self._round: _Round | None = None
         self._round_ids = count(1)
+        #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
+        self._alone = len(federation.clouds) == 1
         self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
                           Answer: self._on_answer, Done: self._on_done}
 
@@ -579,7 +581,7 @@ class DagScheduler(CloudScheduler):
             if not orders:
                 return
             self.rounds += 1
-            if clouds == 1 and type(orders) is list:
+            if self._alone and type(orders) is list:
                 self._decide_alone(orders, now)     # no peer to ask: no round to wait for
                 continue
             if isinstance(orders, Snapshot):

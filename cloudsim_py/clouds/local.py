@@ -440,6 +440,12 @@ class LocalCloud:
         desc: Any = job.desc
         if type(desc) is TaskJob and ready_at is None:
             return self._plan_task(job, desc)
+        return self._plan_probed(job, ready_at)
+
+    def _plan_probed(self, job: Job, ready_at: float | None = None) -> Plan:
+        """:meth:`plan` of any description: the lease fields it may lack read with their
+        defaults. O(1)."""
+        desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
         kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
         times = self._times.get(kind)
