@@ -54,7 +54,6 @@ from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
 import numpy as np
-from sortedcontainers import SortedList
 
 from ..clouds.cloud import CloudSpec
 from ..clouds.local import RESOLUTION
@@ -587,6 +586,10 @@ class DagScheduler(CloudScheduler):
             if isinstance(orders, Snapshot):
                 rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
                 items: list[Any] = [orders] * clouds
+            elif len(orders) == 1:          # FDLS: one task a round
+                o = orders[0]
+                rnd = _Round(next(self._round_ids), orders, [[nb] for nb in o.nb], {}, clouds - 1)
+                items = [((o, nb),) for nb in o.nb]
             else:
                 nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
                 rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
@@ -605,8 +608,8 @@ class DagScheduler(CloudScheduler):
         same sums, the same pick), without the round's lists of lists, its messages' items and
         its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
         c = self.index
-        quote = self.quote_order
-        quotes = [quote(o, o.nb[c]) for o in orders]
+        quote = self.local.quote            # quote_order, inlined
+        quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
         alpha = self.alpha
         raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
         if len(orders) == 1:
@@ -678,7 +681,9 @@ class DagScheduler(CloudScheduler):
             self._round = None
             self._send(order, c, estimate, order.nb[c], quote)
             return
-        rnd.quotes[self.index] = tuple(self.quote_order(o, nb) for o, nb in zip(rnd.orders, rnd.not_before[self.index]))
+        i = self.index
+        quote = self.local.quote            # quote_order, inlined
+        rnd.quotes[i] = [quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
         gap = self._gap
@@ -778,8 +783,12 @@ class DagScheduler(CloudScheduler):
     def _on_check(self, message: Any) -> None:
         payload = message.payload
         items = payload.items
-        starts: Any = (self._quote_snapshot(items) if isinstance(items, Snapshot) else
-                       tuple([self.quote_order(o, nb) for o, nb in items]))
+        if isinstance(items, Snapshot):
+            starts: Any = self._quote_snapshot(items)
+        else:
+            i = self.index
+            quote = self.local.quote        # quote_order, inlined
+            starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
         self._fed().messages += 1
         self.send(message.sender, Quotes(payload.round, starts))
 
@@ -873,28 +882,31 @@ class FdlsScheduler(DagScheduler):
 
     def join(self, federation: Federation, index: int) -> None:
         super().join(federation, index)
-        #: arrival numbers of the jobs that may have a task to decide, and the jobs themselves
-        self._armed: SortedList = SortedList()
+        #: arrival numbers of the jobs that may have a task to decide (a heap: the least is
+        #: served first, each number at most once), and the jobs themselves
+        self._armed: list[int] = []
         self._by_number: dict[int, DagRun] = {}
+        #: CPOP's mean bandwidth between clouds (None: one cloud), the same for every job
+        self._mean_bw = federation.mean_bandwidth() if len(federation.clouds) > 1 else None
 
     def _prepare(self, run: DagRun) -> None:
-        fed = self._fed()
         dag = run.dag
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
         topo = [orders[t] for t in dag.order]
         w = [math.fsum(o.exec) / len(o.exec) for o in topo]
-        run.plist = cpop_list(topo, w, fed.mean_bandwidth() if len(fed.clouds) > 1 else None)
+        run.plist = cpop_list(topo, w, self._mean_bw)
         run.pos = {t: i for i, t in enumerate(run.plist)}
 
     def _make_ready(self, order: TaskOrder) -> None:
         super()._make_ready(order)
         run = order.run
-        heappush(run.heap, run.pos[order.task])
+        if not self.strict:             # (a strict list reads its top only)
+            heappush(run.heap, run.pos[order.task])
         if run.number not in self._by_number:
             self._by_number[run.number] = run
-            self._armed.add(run.number)
+            heappush(self._armed, run.number)
 
     def _candidate_of(self, run: DagRun) -> TaskOrder | None:
         """The task of ``run``'s list to decide next: its top once ready (``strict``), or its
@@ -923,7 +935,7 @@ class FdlsScheduler(DagScheduler):
             order = self._candidate_of(by_number[number])
             if order is not None:
                 return [order]
-            armed.pop(0)
+            heappop(armed)
             del by_number[number]
         return []
 
