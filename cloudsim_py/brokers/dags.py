@@ -101,6 +101,8 @@ class TaskOrder:
     rejections: int = 0
     #: its place in the job's topological order (ties among tasks released together)
     rank: int = 0
+    #: FDLS: its place in the job's priority list
+    place: int = 0
     #: the job's graph as links between orders, made once at submission: predecessors with the
     #: data each sends, successors, predecessors not yet done
     preds: list[tuple["TaskOrder", float]] = attrs.field(factory=list)
@@ -123,9 +125,9 @@ class DagRun:
     orders: dict[Hashable, TaskOrder]
     left: int
     finish: float = NAN
-    plist: list = attrs.field(factory=list)
+    #: FDLS: the priority list, as the task orders (each knows its ``place`` in it)
+    plist: list[TaskOrder] = attrs.field(factory=list)
     ptr: int = 0
-    pos: dict = attrs.field(factory=dict)       #: FDLS: task -> its place in the list
     heap: list = attrs.field(factory=list)      #: FDLS: places of ready tasks (stale ones dropped lazily)
 
     def __repr__(self) -> str:
@@ -825,10 +827,10 @@ class DagScheduler(CloudScheduler):
             return
         order = desc.ref
         now = self.dc.now
-        fed = self._fed()
         if desc.owner == self.index:
             self._task_done(order, now, self.index)
         else:
+            fed = self._fed()
             fed.messages += 1
             self.send(fed.schedulers[desc.owner], Done(order, now, self.index))
 
@@ -896,14 +898,15 @@ class FdlsScheduler(DagScheduler):
         # computed again)
         topo = [orders[t] for t in dag.order]
         w = [math.fsum(o.exec) / len(o.exec) for o in topo]
-        run.plist = cpop_list(topo, w, self._mean_bw)
-        run.pos = {t: i for i, t in enumerate(run.plist)}
+        run.plist = plist = [orders[t] for t in cpop_list(topo, w, self._mean_bw)]
+        for i, o in enumerate(plist):
+            o.place = i
 
     def _make_ready(self, order: TaskOrder) -> None:
         super()._make_ready(order)
         run = order.run
         if not self.strict:             # (a strict list reads its top only)
-            heappush(run.heap, run.pos[order.task])
+            heappush(run.heap, order.place)
         if run.number not in self._by_number:
             self._by_number[run.number] = run
             heappush(self._armed, run.number)
@@ -911,17 +914,19 @@ class FdlsScheduler(DagScheduler):
     def _candidate_of(self, run: DagRun) -> TaskOrder | None:
         """The task of ``run``'s list to decide next: its top once ready (``strict``), or its
         ready task of highest priority."""
-        plist, orders = run.plist, run.orders
+        plist = run.plist
         if self.strict:
-            while run.ptr < len(plist) and orders[plist[run.ptr]].state >= SENT:
-                run.ptr += 1
-            if run.ptr < len(plist) and orders[plist[run.ptr]].state == READY:
-                return orders[plist[run.ptr]]
+            ptr, n = run.ptr, len(plist)
+            while ptr < n and plist[ptr].state >= SENT:
+                ptr += 1
+            run.ptr = ptr
+            if ptr < n and plist[ptr].state == READY:
+                return plist[ptr]
             return None
         heap = run.heap
-        while heap and orders[plist[heap[0]]].state != READY:
+        while heap and plist[heap[0]].state != READY:
             heappop(heap)
-        return orders[plist[heap[0]]] if heap else None
+        return plist[heap[0]] if heap else None
 
     def _candidates(self) -> list[TaskOrder]:
         """Jobs are served in arrival order: the first job with a task to decide gives it. A task

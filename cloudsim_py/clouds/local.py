@@ -856,7 +856,7 @@ class LocalCloud:
             p.phase = RUNNING
             p.run_from = now
             p.started = True
-            self.dc.start(p.job, 0, hosts=list(p.vms))
+            self.dc.start(p.job, 0, hosts=p.vms)
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)
