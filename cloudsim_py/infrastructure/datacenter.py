@@ -488,11 +488,17 @@ class Datacenter:
         elif self._fast and tier == 0 and self._spans is None:
             # Hosts given on one tier of identical hosts (a cloud's local mapping starts a lease
             # on the VMs it booked): checked and taken as _place does with them, the finish as
-            # OneTierProgress.start has it (tests/infrastructure/test_fast_paths.py)
+            # OneTierProgress.start has it (tests/clouds/test_dag_fast_paths.py)
             r.usage = usage_values(desc.usage(n))
-            placed = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]  # type: ignore[union-attr]
-            self._check_hosts(job, 0, placed)
-            placed = self._occupy_one_tier(job, [h.id for h in placed])
+            idle = self._idle[0]
+            assert hosts is not None
+            if len(hosts) == n and all(type(h) is int and h in idle for h in hosts) and len(set(hosts)) == n:
+                ids = list(hosts)       # distinct idle ids, as many as processes: what the check passes
+            else:
+                given = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
+                self._check_hosts(job, 0, given)
+                ids = [h.id for h in given]
+            placed = self._occupy_one_tier(job, ids)
             job.state = RUNNING
             if job.first_start is None:
                 job.first_start = now

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import attrs
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.clouds.cloud import CloudSpec
@@ -17,7 +18,11 @@ from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.systems.clouds import build_dag_system
 from cloudsim_py.workload.dag import build_dag_job
 from cloudsim_py.workload.dag_task import TaskJob
-from cloudsim_py.workload.job import Job
+from cloudsim_py.engine import Simulation
+from cloudsim_py.errors import CapacityError
+from cloudsim_py.infrastructure.datacenter import Datacenter
+from cloudsim_py.infrastructure.spec import DatacenterSpec
+from cloudsim_py.workload.job import Job, JobState
 from cloudsim_py.workload.lease import LeaseMode
 
 
@@ -109,3 +114,28 @@ def test_a_dag_tasks_plan_read_field_by_field_equals_the_probed_plan(procs, runt
     fast, probed = local.plan(job), local._plan_probed(job)
     assert plan_fields(fast) == plan_fields(probed)
     assert type(fast.left) is type(probed.left) is float and type(fast.ready_at) is float
+
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("hosts, problem", [((1, 2), "host 1 tier 0 holds job 1"), ((2, 2), "the same host is given twice"),
+                                            ((2,), "1 hosts given for 2 processes"),
+                                            ((-1, 2), "host 3 tier 0 holds job 3")])
+def test_a_start_on_given_hosts_refuses_what_the_plain_path_refuses(fast, hosts, problem):
+    # jobs 1 and 3 hold hosts 0, 1 and 3; job 2 (2 processes) is given a busy, a repeated, too
+    # few, or a negative (the last host's) id; then it starts on the hosts left, given as a
+    # tuple of ids and as a host and an id
+    for given in ((2, 1), (2,)):
+        dc = Datacenter(Simulation(0), DatacenterSpec(hosts=4))
+        dc._fast = fast
+        jobs = [Job(i, 0.0, 1 if i == 3 else 2, runtime=10.0) for i in (1, 2, 3)]
+        for job in jobs:
+            dc.submit(job)
+        dc.start(jobs[0], 0, hosts=(0, 1))
+        dc.start(jobs[2], 0, hosts=[3])
+        with pytest.raises(CapacityError, match=problem):
+            dc.start(jobs[1], 0, hosts=hosts)
+        dc.kill(jobs[0])
+        ok = (0, 2) if len(given) == 2 else [dc.hosts[2], 0]
+        assert [h.id for h in dc.start(jobs[1], 0, hosts=ok)] == [h if isinstance(h, int) else h.id for h in ok]
+        assert jobs[1].state is JobState.RUNNING and dc.idle(0) == 1
