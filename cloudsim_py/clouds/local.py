@@ -860,7 +860,8 @@ class LocalCloud:
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)
-        self._arm_cut(p, now)
+        if p.cut_at != INF:             # (_arm_cut does nothing without a planned cut)
+            self._arm_cut(p, now)
 
     # ------------------------------------------------------------------ suspending
     def _suspend(self, p: Plan) -> None:
@@ -897,9 +898,15 @@ class LocalCloud:
         if p is None:
             return None
         now = self.dc.now
+        self._future.pop(p, None)
+        if not (self._aggressive or p.shutdown > 0):
+            # the common case, decided without the planned end (only the two branches below
+            # read it): its bookings go now
+            self._drop_bookings(p)
+            p.phase = DONE
+            return p
         planned = self._planned_end(p)
         early = now < planned - EPS
-        self._future.pop(p, None)
         if early and self._aggressive:
             # Haizea handles the runs that end early at one time one by one, in the order of
             # their planned ends, each followed by a re-plan of the future leases
