@@ -684,8 +684,8 @@ class DagScheduler(CloudScheduler):
             self._send(order, c, estimate, order.nb[c], quote)
             return
         i = self.index
-        quote = self.local.quote            # quote_order, inlined
-        rnd.quotes[i] = [quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
+        ask = self.local.quote              # quote_order, inlined
+        rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
         gap = self._gap

@@ -492,8 +492,9 @@ class Datacenter:
             r.usage = usage_values(desc.usage(n))
             idle = self._idle[0]
             assert hosts is not None
+            ids: list[int]
             if len(hosts) == n and all(type(h) is int and h in idle for h in hosts) and len(set(hosts)) == n:
-                ids = list(hosts)       # distinct idle ids, as many as processes: what the check passes
+                ids = [h for h in hosts if type(h) is int]   # (all of them) distinct idle ids: what the check passes
             else:
                 given = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
                 self._check_hosts(job, 0, given)
