@@ -54,7 +54,6 @@ from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
 
 import attrs
 import numpy as np
-from sortedcontainers import SortedList
 
 from ..clouds.cloud import CloudSpec
 from ..clouds.local import RESOLUTION
@@ -102,15 +101,15 @@ class TaskOrder:
     rejections: int = 0
     #: its place in the job's topological order (ties among tasks released together)
     rank: int = 0
+    #: FDLS: its place in the job's priority list
+    place: int = 0
     #: the job's graph as links between orders, made once at submission: predecessors with the
     #: data each sends, successors, predecessors not yet done
     preds: list[tuple["TaskOrder", float]] = attrs.field(factory=list)
     succ: list["TaskOrder"] = attrs.field(factory=list)
     pending: int = 0
-
-    @property
-    def ar(self) -> bool:
-        return self.run.dag.mode is LeaseMode.AR
+    #: a task of an AR job (read at every quote and transfer: kept, not looked up through the job)
+    ar: bool = attrs.field(default=attrs.Factory(lambda self: self.run.dag.mode is LeaseMode.AR, takes_self=True))
 
     def __repr__(self) -> str:
         return f"TaskOrder(job {self.run.dag.id}, task {self.task!r}, id {self.id})"
@@ -126,9 +125,9 @@ class DagRun:
     orders: dict[Hashable, TaskOrder]
     left: int
     finish: float = NAN
-    plist: list = attrs.field(factory=list)
+    #: FDLS: the priority list, as the task orders (each knows its ``place`` in it)
+    plist: list[TaskOrder] = attrs.field(factory=list)
     ptr: int = 0
-    pos: dict = attrs.field(factory=dict)       #: FDLS: task -> its place in the list
     heap: list = attrs.field(factory=list)      #: FDLS: places of ready tasks (stale ones dropped lazily)
 
     def __repr__(self) -> str:
@@ -253,6 +252,13 @@ class Federation:
     log: DagLog = attrs.field(factory=DagLog)
     ids: Iterator[int] = attrs.field(factory=lambda: count(1))
     messages: int = 0
+    #: ``bw[a][b]``: :meth:`bandwidth` of every pair of clouds, made once (a ready task's input
+    #: times read it per predecessor and cloud; the clouds and their bandwidths are fixed)
+    bw: list[list[float]] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        n = len(self.clouds)
+        self.bw = [[self.bandwidth(a, b) for b in range(n)] for a in range(n)]
 
     def bandwidth(self, a: int, b: int) -> float:
         """MB/s between clouds ``a`` and ``b`` (``inf`` inside one cloud)."""
@@ -440,6 +446,8 @@ class DagScheduler(CloudScheduler):
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
         self._round: _Round | None = None
         self._round_ids = count(1)
+        #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
+        self._alone = len(federation.clouds) == 1
         self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
                           Answer: self._on_answer, Done: self._on_done}
 
@@ -464,13 +472,15 @@ class DagScheduler(CloudScheduler):
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
-        fed = self._fed()
+        bw = self._fed().bw
         preds = order.preds
+        if not preds:                   # an entry task: its job's start on every cloud
+            return [t0] * len(bw)
         out = []
-        for cloud in range(len(fed.clouds)):
+        for cloud in range(len(bw)):
             t = t0
             for src, data in preds:
-                arrive = src.finish + (data / fed.bandwidth(src.cloud, cloud) if data else 0.0)
+                arrive = src.finish + (data / bw[src.cloud][cloud] if data else 0.0)
                 if arrive > t:
                     t = arrive
             out.append(t)
@@ -502,6 +512,7 @@ class DagScheduler(CloudScheduler):
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
         nodes = dag.graph.nodes
+        ar = dag.mode is LeaseMode.AR
         kinds = self._kinds
         images = self._images
         for rank, task in enumerate(dag.order):
@@ -520,7 +531,7 @@ class DagScheduler(CloudScheduler):
                 xfer = images[image] = [c.transfer_s(image) for c in clouds]
             # the orders share the per-kind lists: nothing changes them
             orders[task] = TaskOrder(run, task, next(fed.ids), cpus, image, float(data.get("memory_mb", 0.0)),
-                                     vms, xfer, times[task], rank=rank)
+                                     vms, xfer, times[task], rank=rank, ar=ar)
         link_orders(dag, orders)
         self._prepare(run)
         self._runs[run] = None
@@ -571,9 +582,16 @@ class DagScheduler(CloudScheduler):
             if not orders:
                 return
             self.rounds += 1
+            if self._alone and type(orders) is list:
+                self._decide_alone(orders, now)     # no peer to ask: no round to wait for
+                continue
             if isinstance(orders, Snapshot):
                 rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
                 items: list[Any] = [orders] * clouds
+            elif len(orders) == 1:          # FDLS: one task a round
+                o = orders[0]
+                rnd = _Round(next(self._round_ids), orders, [[nb] for nb in o.nb], {}, clouds - 1)
+                items = [((o, nb),) for nb in o.nb]
             else:
                 nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
                 rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
@@ -585,6 +603,30 @@ class DagScheduler(CloudScheduler):
                     self.send(peer, Check(rnd.id, items[c]))
             if rnd.waiting == 0:
                 self._decide(now)
+
+    def _decide_alone(self, orders: list[TaskOrder], now: float) -> None:
+        """A list round of a system of one cloud (no peer to check with), decided at once: what
+        :meth:`_dispatch` then :meth:`_decide` do for it (the same quotes in the same order, the
+        same sums, the same pick), without the round's lists of lists, its messages' items and
+        its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
+        c = self.index
+        quote = self.local.quote            # quote_order, inlined
+        quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
+        alpha = self.alpha
+        raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
+        if len(orders) == 1:
+            k = 0
+            e = raws[0] + alpha * self._gap[c] if alpha else raws[0]
+        else:
+            g = self._gap[c]
+            efts = [[r + alpha * g] for r in raws] if alpha else [[r] for r in raws]
+            k, c2 = self._pick(orders, efts)
+            assert c2 == c
+            e = efts[k][0]
+        order = orders[k]
+        if e == INF:
+            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
+        self._send(order, c, raws[k], order.nb[c], quotes[k])
 
     def _reach(self, now: float) -> list[float]:
         """When a task sent now can be at each cloud: now here, now + the message's latency
@@ -641,7 +683,9 @@ class DagScheduler(CloudScheduler):
             self._round = None
             self._send(order, c, estimate, order.nb[c], quote)
             return
-        rnd.quotes[self.index] = tuple(self.quote_order(o, nb) for o, nb in zip(rnd.orders, rnd.not_before[self.index]))
+        i = self.index
+        ask = self.local.quote              # quote_order, inlined
+        rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
         gap = self._gap
@@ -663,7 +707,6 @@ class DagScheduler(CloudScheduler):
 
     def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
         """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""
-        fed = self._fed()
         order.state = SENT
         order.cloud = c
         order.estimate = estimate
@@ -675,6 +718,7 @@ class DagScheduler(CloudScheduler):
             if not ok:
                 self._rejected(order, reason)
         else:
+            fed = self._fed()
             fed.messages += 1
             self.send(fed.schedulers[c], Transfer(order, nb, quote))
 
@@ -696,14 +740,15 @@ class DagScheduler(CloudScheduler):
             self.transfers_rejected += 1
             return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
+        ar = order.ar
         desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
-                       task=order.task, mode=LeaseMode.AR if order.ar else LeaseMode.BEST_EFFORT,
+                       task=order.task, mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
                        image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
                        owner=run.owner, cloud=local.cloud.name if local.cloud is not None else "", ref=order)
         job = Job(desc)
         p = local.plan(job)
         choice = None
-        if order.ar:
+        if ar:
             choice = local.ar_choice(p, now)
             # the promise is the quoted time, or now if the transfer took longer to come (the
             # message's latency is no fault of the cloud's); a few ulps later is that time
@@ -715,7 +760,7 @@ class DagScheduler(CloudScheduler):
                 return False, (choice if isinstance(choice, str) else
                                f"the AR task can start at {choice[0]:g}, not {quote:g} as quoted")
         local.submit(job, p, choice)
-        if not order.ar:
+        if not ar:
             local.schedule(now)         # start it now if it can: later quotes see it
         return True, ""
 
@@ -740,8 +785,12 @@ class DagScheduler(CloudScheduler):
     def _on_check(self, message: Any) -> None:
         payload = message.payload
         items = payload.items
-        starts: Any = (self._quote_snapshot(items) if isinstance(items, Snapshot) else
-                       tuple([self.quote_order(o, nb) for o, nb in items]))
+        if isinstance(items, Snapshot):
+            starts: Any = self._quote_snapshot(items)
+        else:
+            i = self.index
+            quote = self.local.quote        # quote_order, inlined
+            starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
         self._fed().messages += 1
         self.send(message.sender, Quotes(payload.round, starts))
 
@@ -778,10 +827,10 @@ class DagScheduler(CloudScheduler):
             return
         order = desc.ref
         now = self.dc.now
-        fed = self._fed()
         if desc.owner == self.index:
             self._task_done(order, now, self.index)
         else:
+            fed = self._fed()
             fed.messages += 1
             self.send(fed.schedulers[desc.owner], Done(order, now, self.index))
 
@@ -835,43 +884,49 @@ class FdlsScheduler(DagScheduler):
 
     def join(self, federation: Federation, index: int) -> None:
         super().join(federation, index)
-        #: arrival numbers of the jobs that may have a task to decide, and the jobs themselves
-        self._armed: SortedList = SortedList()
+        #: arrival numbers of the jobs that may have a task to decide (a heap: the least is
+        #: served first, each number at most once), and the jobs themselves
+        self._armed: list[int] = []
         self._by_number: dict[int, DagRun] = {}
+        #: CPOP's mean bandwidth between clouds (None: one cloud), the same for every job
+        self._mean_bw = federation.mean_bandwidth() if len(federation.clouds) > 1 else None
 
     def _prepare(self, run: DagRun) -> None:
-        fed = self._fed()
         dag = run.dag
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
         topo = [orders[t] for t in dag.order]
         w = [math.fsum(o.exec) / len(o.exec) for o in topo]
-        run.plist = cpop_list(topo, w, fed.mean_bandwidth() if len(fed.clouds) > 1 else None)
-        run.pos = {t: i for i, t in enumerate(run.plist)}
+        run.plist = plist = [orders[t] for t in cpop_list(topo, w, self._mean_bw)]
+        for i, o in enumerate(plist):
+            o.place = i
 
     def _make_ready(self, order: TaskOrder) -> None:
         super()._make_ready(order)
         run = order.run
-        heappush(run.heap, run.pos[order.task])
+        if not self.strict:             # (a strict list reads its top only)
+            heappush(run.heap, order.place)
         if run.number not in self._by_number:
             self._by_number[run.number] = run
-            self._armed.add(run.number)
+            heappush(self._armed, run.number)
 
     def _candidate_of(self, run: DagRun) -> TaskOrder | None:
         """The task of ``run``'s list to decide next: its top once ready (``strict``), or its
         ready task of highest priority."""
-        plist, orders = run.plist, run.orders
+        plist = run.plist
         if self.strict:
-            while run.ptr < len(plist) and orders[plist[run.ptr]].state >= SENT:
-                run.ptr += 1
-            if run.ptr < len(plist) and orders[plist[run.ptr]].state == READY:
-                return orders[plist[run.ptr]]
+            ptr, n = run.ptr, len(plist)
+            while ptr < n and plist[ptr].state >= SENT:
+                ptr += 1
+            run.ptr = ptr
+            if ptr < n and plist[ptr].state == READY:
+                return plist[ptr]
             return None
         heap = run.heap
-        while heap and orders[plist[heap[0]]].state != READY:
+        while heap and plist[heap[0]].state != READY:
             heappop(heap)
-        return orders[plist[heap[0]]] if heap else None
+        return plist[heap[0]] if heap else None
 
     def _candidates(self) -> list[TaskOrder]:
         """Jobs are served in arrival order: the first job with a task to decide gives it. A task
@@ -885,7 +940,7 @@ class FdlsScheduler(DagScheduler):
             order = self._candidate_of(by_number[number])
             if order is not None:
                 return [order]
-            armed.pop(0)
+            heappop(armed)
             del by_number[number]
         return []
 

@@ -63,6 +63,7 @@ from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
+from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
@@ -436,7 +437,18 @@ class LocalCloud:
 
     def plan(self, job: Job, ready_at: float | None = None) -> Plan:
         """A plan for ``job`` (a lease, a DAG task or a rigid job, which is a best-effort lease),
-        not yet admitted: its overheads on this cloud, its queue place."""
+        not yet admitted: its overheads on this cloud, its queue place. A DAG task (the one
+        description a DAG scheduler submits, one per task sent here) is read field by field; any
+        other description through the probing of the fields a lease may lack (the same plan: a
+        test compares the two on random tasks)."""
+        desc: Any = job.desc
+        if type(desc) is TaskJob and ready_at is None:
+            return self._plan_task(job, desc)
+        return self._plan_probed(job, ready_at)
+
+    def _plan_probed(self, job: Job, ready_at: float | None = None) -> Plan:
+        """:meth:`plan` of any description: the lease fields it may lack read with their
+        defaults. O(1)."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
         kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
@@ -450,6 +462,23 @@ class LocalCloud:
                     float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None), shutdown=times.shutdown,
                     carved=float(getattr(desc, "carved", 0.0)),
                     save_est=times.save_estimate, reload_est=times.reload_estimate, arrival=key)
+
+    def _plan_task(self, job: Job, desc: TaskJob) -> Plan:
+        """:meth:`plan` of a DAG task: its mode, image and memory are fields (no probing), it is
+        preemptible exactly when best-effort, its runtime is its estimate, it has no carved
+        shutdown. O(1)."""
+        mode = desc.mode
+        kind = (desc.image_mb, desc.memory_mb, job.procs)
+        times = self._times.get(kind)
+        if times is None:
+            times = self._times[kind] = self.overheads.times(self.cloud, *kind)
+        submit = desc.submit_time
+        ready = desc.ready_at
+        key = (submit, next(self._seq))
+        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, mode is not BEST_EFFORT,
+                    float(desc.runtime), float(submit if ready is None else max(submit, ready)), mode, desc.start,
+                    shutdown=times.shutdown, carved=0.0, save_est=times.save_estimate,
+                    reload_est=times.reload_estimate, arrival=key)
 
     def admit(self, job: Job) -> None:
         """A job submitted to the datacenter: reserve it (AR), start it or refuse it (immediate),
@@ -831,11 +860,12 @@ class LocalCloud:
             p.phase = RUNNING
             p.run_from = now
             p.started = True
-            self.dc.start(p.job, 0, hosts=list(p.vms))
+            self.dc.start(p.job, 0, hosts=p.vms)
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)
-        self._arm_cut(p, now)
+        if p.cut_at != INF:             # (_arm_cut does nothing without a planned cut)
+            self._arm_cut(p, now)
 
     # ------------------------------------------------------------------ suspending
     def _suspend(self, p: Plan) -> None:
@@ -872,9 +902,15 @@ class LocalCloud:
         if p is None:
             return None
         now = self.dc.now
+        self._future.pop(p, None)
+        if not (self._aggressive or p.shutdown > 0):
+            # the common case, decided without the planned end (only the two branches below
+            # read it): its bookings go now
+            self._drop_bookings(p)
+            p.phase = DONE
+            return p
         planned = self._planned_end(p)
         early = now < planned - EPS
-        self._future.pop(p, None)
         if early and self._aggressive:
             # Haizea handles the runs that end early at one time one by one, in the order of
             # their planned ends, each followed by a re-plan of the future leases

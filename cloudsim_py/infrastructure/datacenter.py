@@ -485,6 +485,29 @@ class Datacenter:
             r.remaining = work
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)
+        elif self._fast and tier == 0 and self._spans is None:
+            # Hosts given on one tier of identical hosts (a cloud's local mapping starts a lease
+            # on the VMs it booked): checked and taken as _place does with them, the finish as
+            # OneTierProgress.start has it (tests/clouds/test_dag_fast_paths.py)
+            r.usage = usage_values(desc.usage(n))
+            idle = self._idle[0]
+            assert hosts is not None
+            ids: list[int]
+            if len(hosts) == n and all(type(h) is int and h in idle for h in hosts) and len(set(hosts)) == n:
+                ids = [h for h in hosts if type(h) is int]   # (all of them) distinct idle ids: what the check passes
+            else:
+                given = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
+                self._check_hosts(job, 0, given)
+                ids = [h.id for h in given]
+            placed = self._occupy_one_tier(job, ids)
+            job.state = RUNNING
+            if job.first_start is None:
+                job.first_start = now
+            job.start_time = r.settled_at = now
+            r.remaining = work
+            r.restoring = False
+            r.speed = 1.0
+            r.finish_event = self._push(now + work, RELEASE, self._done, job)
         else:
             r.usage = usage_values(job.desc.usage(n))
             placed = self._place(job, tier, hosts)

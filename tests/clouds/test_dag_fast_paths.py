@@ -1,0 +1,141 @@
+"""The shortcuts of the DAG schedulers' per-task path give what the general paths give: a lone
+cloud's list round decided at once (``DagScheduler._decide_alone``), a DAG task's plan read
+field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
+(``Datacenter.start``'s second fast path)."""
+
+from __future__ import annotations
+
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cloudsim_py.clouds.cloud import CloudSpec
+from cloudsim_py.clouds.local import Plan
+from cloudsim_py.clouds.overheads import Overheads
+from cloudsim_py.clouds.vmtypes import VMType
+from cloudsim_py.systems.clouds import build_dag_system
+from cloudsim_py.workload.dag import build_dag_job
+from cloudsim_py.workload.dag_task import TaskJob
+from cloudsim_py.engine import Simulation
+from cloudsim_py.errors import CapacityError
+from cloudsim_py.infrastructure.datacenter import Datacenter
+from cloudsim_py.infrastructure.spec import DatacenterSpec
+from cloudsim_py.workload.job import Job, JobState
+from cloudsim_py.workload.lease import LeaseMode
+
+
+def random_dags(seed: int, jobs: int = 12, clouds: int = 1) -> list:
+    """Layered DAGs with data on the edges, images, memory, 1-3 CPUs, some AR jobs, ties in
+    submit times on purpose."""
+    rng = random.Random(seed)
+    t = 0.0
+    out = []
+    for j in range(jobs):
+        t += rng.choice([0.0, 0.0, 3.0, 20.0])
+        layers = [[f"j{j}t{k}_{i}" for i in range(rng.randint(1, 3))] for k in range(rng.randint(1, 4))]
+        tasks = {name: {"runtime": float(rng.choice([0, 1, 5, 30, 120])), "cpus": rng.randint(1, 3),
+                        "image_mb": float(rng.choice([0, 0, 64, 512])), "memory_mb": float(rng.choice([0, 256]))}
+                 for layer in layers for name in layer}
+        edges = [(a, b, float(rng.choice([0, 0, 16, 200]))) for up, down in zip(layers, layers[1:])
+                 for b in down for a in rng.sample(up, rng.randint(1, len(up)))]
+        ar = rng.random() < 0.25
+        fields = {"mode": LeaseMode.AR, "start": t + rng.choice([0.0, 10.0])} if ar else {}
+        out.append(build_dag_job(f"j{j}", tasks, edges, submit_time=t, cloud=rng.randrange(clouds), **fields))
+    return out
+
+
+def clouds_of(n: int) -> list[CloudSpec]:
+    return [CloudSpec(f"c{i}", VMType(f"v{i}", 1, 1024, 0, 32 * (i + 1)), 4 + i) for i in range(n)]
+
+
+def outcome(system) -> tuple:
+    """Everything a run writes of its clouds, its jobs and its datacenters' actions, and the
+    schedulers' feedback gaps (the last estimate of each cloud, which no output shows on one
+    cloud)."""
+    return ([[tuple(i) for i in rec.intervals] for rec in system.records],
+            [tuple(o) for o in system.log.finished], system.log.rejected,
+            [dc.log for dc in system.world.datacenters], system.summary(),
+            [b._gap for b in system.world.brokers])
+
+
+def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
+        latency: float = 0.0) -> tuple:
+    system = build_dag_system(random_dags(seed, clouds=clouds), clouds_of(clouds), policy=policy, params=params,
+                              overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed, record=True,
+                              check=True)
+    for broker in system.world.brokers:
+        if not alone:
+            broker._alone = False
+    for dc in system.world.datacenters:
+        assert dc._fast
+        dc._fast = fast
+    system.run()
+    return outcome(system)
+
+
+POLICIES = [("fdls", {}), ("fdls", {"strict": False}), ("fdls", {"alpha": 0.5}), ("fdmms", {}),
+            ("fdmms", {"alpha": 0.3, "ar_slack": 2.0})]
+
+
+def test_a_lone_clouds_list_round_decided_at_once_gives_the_rounds_schedule():
+    for policy, params in POLICIES:
+        for seed in range(6):
+            assert run(seed, policy, params) == run(seed, policy, params, alone=False), (policy, params, seed)
+
+
+def test_a_start_on_given_vms_gives_the_plain_paths_schedule():
+    # plain path: _place with the hosts given and OneTierProgress.start
+    for policy, params in POLICIES:
+        for seed in range(4):
+            for clouds in (1, 2):
+                assert (run(seed, policy, params, clouds, latency=0.5)
+                        == run(seed, policy, params, clouds, fast=False, latency=0.5)), (policy, params, seed)
+
+
+def plan_fields(p: Plan) -> dict:
+    out = {f.name: getattr(p, f.name) for f in attrs.fields(Plan) if f.name not in ("key", "arrival")}
+    out["submit"] = (p.key[0], p.arrival[0])
+    return out
+
+
+@given(st.integers(1, 3), st.floats(0, 1e4), st.sampled_from([LeaseMode.AR, LeaseMode.BEST_EFFORT]),
+       st.sampled_from([0.0, 64.0, 700.0]), st.sampled_from([0.0, 300.0]),
+       st.one_of(st.none(), st.floats(0, 2e4)), st.one_of(st.none(), st.floats(0, 2e4)), st.floats(0, 1e4))
+@settings(max_examples=200, deadline=None)
+def test_a_dag_tasks_plan_read_field_by_field_equals_the_probed_plan(procs, runtime, mode, image, memory,
+                                                                      ready_at, start, submit):
+    system = build_dag_system([], clouds_of(1), overheads=Overheads.preset("haizea"))
+    local = system.world.brokers[0].local
+    desc = TaskJob(id=1, submit_time=submit, procs=procs, runtime=runtime, job_id="j", task="t", mode=mode,
+                   image_mb=image, memory_mb=memory, ready_at=ready_at, start=start)
+    job = Job(desc)
+    fast, probed = local.plan(job), local._plan_probed(job)
+    assert plan_fields(fast) == plan_fields(probed)
+    assert type(fast.left) is type(probed.left) is float and type(fast.ready_at) is float
+
+
+
+@pytest.mark.parametrize("fast", [True, False])
+@pytest.mark.parametrize("hosts, problem", [((1, 2), "host 1 tier 0 holds job 1"), ((2, 2), "the same host is given twice"),
+                                            ((2,), "1 hosts given for 2 processes"),
+                                            ((-1, 2), "host 3 tier 0 holds job 3")])
+def test_a_start_on_given_hosts_refuses_what_the_plain_path_refuses(fast, hosts, problem):
+    # jobs 1 and 3 hold hosts 0, 1 and 3; job 2 (2 processes) is given a busy, a repeated, too
+    # few, or a negative (the last host's) id; then it starts on the hosts left, given as a
+    # tuple of ids and as a host and an id
+    for given in ((2, 1), (2,)):
+        dc = Datacenter(Simulation(0), DatacenterSpec(hosts=4))
+        dc._fast = fast
+        jobs = [Job(i, 0.0, 1 if i == 3 else 2, runtime=10.0) for i in (1, 2, 3)]
+        for job in jobs:
+            dc.submit(job)
+        dc.start(jobs[0], 0, hosts=(0, 1))
+        dc.start(jobs[2], 0, hosts=[3])
+        with pytest.raises(CapacityError, match=problem):
+            dc.start(jobs[1], 0, hosts=hosts)
+        dc.kill(jobs[0])
+        ok = (0, 2) if len(given) == 2 else [dc.hosts[2], 0]
+        assert [h.id for h in dc.start(jobs[1], 0, hosts=ok)] == [h if isinstance(h, int) else h.id for h in ok]
+        assert jobs[1].state is JobState.RUNNING and dc.idle(0) == 1
