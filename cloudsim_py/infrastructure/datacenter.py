@@ -7,7 +7,7 @@ import brokers or scenarios."""
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any, Callable, Iterable, Sequence
+from typing import AbstractSet, Any, Callable, Iterable, Sequence
 
 from ..engine import Event, Message, Simulation
 from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
@@ -305,8 +305,9 @@ class Datacenter:
         the threshold, by the estimates the broker has); O(1). Equals :meth:`idle` for tier 0."""
         return len(self._open[tier])
 
-    def idle_hosts(self, tier: int = 0) -> Iterable[int]:
-        """Ids of hosts whose ``tier`` slot is idle (insertion order)."""
+    def idle_hosts(self, tier: int = 0) -> AbstractSet[int]:
+        """Ids of hosts whose ``tier`` slot is idle (insertion order; a live view: O(1) to
+        ask whether a host is in it)."""
         if self._spans is not None:
             self._per_host()
         return self._idle[tier].keys()
