@@ -1793,7 +1793,7 @@ def test_a_task_ar_ready_one_ulp_before_a_task_ends_does_not_cut_it(tmp_path):
     10802.814, 3.6e-12 s later. The AR preempts j0.t2 for that sliver; the task then finishes
     after the AR, at 10803.314, and its row's finish was later than its last drawn run (an
     empty run is not drawn). A task AR whose VMs are free within the clock's resolution of its
-    ready time (``local.RESOLUTION``, relative 1e-12) now begins when the lease ends: no
+    ready time (``lease_plan.RESOLUTION``, relative 1e-12) now begins when the lease ends: no
     preemption, the AR at 10802.814."""
     out = run_checked(AR_ONE_ULP_BEFORE_AN_END, str(tmp_path))
     summary = json.loads(out.summary_text)["summary"]

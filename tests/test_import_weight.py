@@ -30,7 +30,7 @@ def test_building_a_dag_job_imports_networkx_then():
 #: systems, the moldable-job brokers, the synthetic workload models, and what they pull in
 RUN_PATH_FORBIDDEN = ("cloudsim_py.commands", "cloudsim_py.experiments", "cloudsim_py.brokers.dags",
                       "cloudsim_py.brokers.leases", "cloudsim_py.brokers.pect", "cloudsim_py.brokers.prio",
-                      "cloudsim_py.clouds.local", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
+                      "cloudsim_py.clouds.local", "cloudsim_py.clouds.lease_plan", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
                       "cloudsim_py.workload.lwf", "networkx", "urllib.request", "matplotlib")
 
 

@@ -56,7 +56,7 @@ import attrs
 import numpy as np
 
 from ..clouds.cloud import CloudSpec
-from ..clouds.local import RESOLUTION
+from ..clouds.lease_plan import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
 from ..errors import DAGError, PlatformError, PolicyError
@@ -752,7 +752,7 @@ class DagScheduler(CloudScheduler):
             choice = local.ar_choice(p, now)
             # the promise is the quoted time, or now if the transfer took longer to come (the
             # message's latency is no fault of the cloud's); a few ulps later is that time
-            # (local.RESOLUTION: the VMs free when a lease ends, its end summed another way)
+            # (lease_plan.RESOLUTION: the VMs free when a lease ends, its end summed another way)
             promise = max(quote, now) + self.ar_slack
             late = isinstance(choice, str) or choice[0] - promise > RESOLUTION * max(1.0, abs(promise))
             if late:

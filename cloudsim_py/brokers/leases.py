@@ -14,7 +14,8 @@ from typing import Any, Mapping
 import attrs
 
 from ..clouds.cloud import CloudSpec
-from ..clouds.local import LocalCloud, LocalOptions
+from ..clouds.lease_plan import LocalOptions
+from ..clouds.local import LocalCloud
 from ..clouds.overheads import Overheads
 from ..workload.job import Job
 from .base import Broker, register_broker
@@ -71,7 +72,7 @@ class LeaseScheduler(CloudScheduler):
     best-effort leases may start around the first blocked one (else strict FCFS); ``migrate``: a
     suspended lease may resume on other VMs; ``fill_gaps``: a preemptible lease may start in a
     gap before a reservation and be suspended for it (suspend mode only); ``ar_vms``: which VMs
-    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.local.LocalOptions`).
+    an AR gets (``free-first`` or ``arbitrary``, :class:`~cloudsim_py.clouds.lease_plan.LocalOptions`).
 
     Haizea 1.0's rules (Sotomayor et al.), each off by default: ``backfill: aggressive``,
     ``threshold_factor``, ``preempt_order``, ``preempt_max_age``, ``copy_ahead``; ``preset:

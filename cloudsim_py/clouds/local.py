@@ -27,8 +27,9 @@ saves, reloads, migrations), with the local discipline every policy of a cloud s
   rejected.
 - A lease that ends before its requested duration frees its VMs then.
 
-**Haizea 1.0's rules** (Sotomayor et al.; :class:`LocalOptions`, each off by default, all on in
-the ``haizea`` preset; docs/federation.md, "Haizea 1.0 and this project"): a scheduling threshold
+**Haizea 1.0's rules** (Sotomayor et al.; :class:`~cloudsim_py.clouds.lease_plan.LocalOptions`,
+each off by default, all on in the ``haizea`` preset; docs/federation.md, "Haizea 1.0 and this
+project"): a scheduling threshold
 for gap starts and for suspending rather than cancelling a lease an AR preempts; the oldest
 best-effort lease preempted first; aggressive backfilling (:meth:`LocalCloud._aggressive_pass`:
 one lease booked in the future, re-planned when a run ends early; later leases start in gaps
@@ -44,8 +45,9 @@ the next booking takes it at ``t``.
 
 Slot-table bookings are what the scheduler believes; the datacenter holds a VM only while a
 lease runs (or reloads). Every overhead is told to the phase listeners (``on_phase(job, kind,
-start, end, vms)``; :class:`~cloudsim_py.clouds.records.LeaseRecords`). Imports the slot table,
-the overheads, the datacenter's phases and the job entity; no policy, no scenario.
+start, end, vms)``; :class:`~cloudsim_py.clouds.records.LeaseRecords`). Each job's plan, the
+options and the counters are in :mod:`~cloudsim_py.clouds.lease_plan`. Imports the slot table,
+the plans, the overheads, the datacenter's phases and the job entity; no policy, no scenario.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
+from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMEDIATE, IN_PLACE, INF, MIGRATE,
+                         PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
+                         LocalCounters, LocalOptions, PhaseListener, Plan, cut_before, positive_length)
 from .overheads import Overheads, Times
 from .slottable import BIG, SlotTable
 
@@ -75,217 +80,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..infrastructure.datacenter import Datacenter
 
 log = logging.getLogger(__name__)
-
-INF = math.inf
-AR = LeaseMode.AR
-BEST_EFFORT = LeaseMode.BEST_EFFORT
-IMMEDIATE = LeaseMode.IMMEDIATE
-
-#: where a lease is: queued (new or suspended), preparing (transfer or migration), running
-#: (in the datacenter, reload included), saving its state after a suspension, done; planned
-#: (booked to begin later: aggressive backfilling), shutting down (after its run, Haizea)
-WAITING, PREP, RUNNING, SAVING, DONE, PLANNED, SHUTDOWN = range(7)
-#: aggressive backfilling: how many best-effort leases may be booked in the future at once
-FUTURE_LEASES = 1
-#: two times closer than this are the same (a run's planned and real end)
-EPS = 1e-6
-#: how a waiting lease can start: from scratch, resumed on its VMs, resumed on others
-FRESH, IN_PLACE, MIGRATE = range(3)
-PREEMPTION = ("suspend", "reject", "start-late")
-AR_VMS = ("free-first", "arbitrary")
-PREEMPT_ORDER = ("newest", "oldest")
-#: the slot table books positive intervals: a task of zero length is booked for this long
-TINY = 1e-9
-
-
-def _positive(d: float) -> float:
-    return d if d > 0 else TINY
-
-
-#: relative time below which two instants are one for an AR task's start (about 10 ns at 10^4 s):
-#: an AR task ready a few ulps before the lease on its VMs ends begins when that lease ends
-RESOLUTION = 1e-12
-
-
-def _cut_before(end: float, save: float) -> float:
-    """The latest suspension whose save of ``save`` seconds ends by ``end``: ``end - save``, or
-    the float just below it when ``(end - save) + save`` rounds above ``end`` (the save would
-    overlap the booking that begins at ``end`` by one ulp in the slot table)."""
-    cut = end - save
-    while cut + save > end:
-        cut = math.nextafter(cut, -INF)
-    return cut
-
-
-@attrs.define(slots=True, eq=False)
-class Copy:
-    """One round of a suspended lease's state copy (``copy_ahead``): network traffic from the
-    ``pairs``' first VMs to their second ones over ``[start, end)``; it holds no VM."""
-
-    plan: "Plan"
-    start: float
-    end: float
-    pairs: tuple[tuple[int, int], ...]
-    event: Any = None
-
-    @property
-    def vms(self) -> tuple[int, ...]:
-        """The receiving VMs."""
-        return tuple(d for _, d in self.pairs)
-
-
-class PhaseListener(Protocol):
-    """Hears the overheads a cloud plans (image transfers, saves, reloads, migrations)."""
-
-    def on_phase(self, job: Job, kind: str, start: float, end: float, vms: tuple[int, ...]) -> None: ...
-
-
-@attrs.define(slots=True, eq=False, repr=False)
-class Plan:
-    """The cloud's bookkeeping of one lease or task (mutable, one per job)."""
-
-    job: Job
-    key: tuple                     #: queue order: (arrival time, sequence)
-    xfer: float                    #: image transfer before the first start
-    save: float                    #: saving its state on a suspension
-    reload: float                  #: reading it back before running again
-    mig: float                     #: moving a suspended lease to other VMs
-    hard: bool                     #: not preemptible: books the hard table as well
-    left: float                    #: requested duration still to run
-    ready_at: float                #: not before (input data, end of a save)
-    mode: LeaseMode = BEST_EFFORT
-    start: float | None = None     #: the requested start of an AR lease
-    phase: int = WAITING
-    vms: tuple[int, ...] = ()
-    last_vms: tuple[int, ...] = ()
-    res: int | None = None         #: booking of the current preparation and run
-    save_res: int | None = None    #: booking of a planned or running save
-    go: Any = None                 #: event: preparation done, start or resume in the datacenter
-    cut: Any = None                #: event: planned suspension
-    cut_at: float = INF
-    prep_start: float = 0.0
-    prep_kind: int = FRESH
-    run_from: float = 0.0          #: progress starts (after transfer or reload)
-    started: bool = False          #: has run before (a start from now on is a resume)
-    shutdown: float = 0.0          #: after a run that was not cut short (Haizea)
-    carved: float = 0.0            #: an AR's shutdown carved out of its interval (LeaseJob.carved)
-    save_est: float = 0.0          #: Haizea's whole-lease suspend estimate (its threshold)
-    reload_est: float = 0.0        #: Haizea's whole-lease resume estimate
-    arrival: tuple = ()            #: its first queue place (the preemption order)
-    begin_at: float = INF          #: planned: when its preparation or resumption begins
-    vm_start: float = INF          #: planned (or running): when its current run begins
-    future: bool = False           #: booked at a future candidate (Haizea's "future lease")
-    copies: list = attrs.Factory(list)   #: its state copies (:class:`Copy`)
-    saved_at: float = 0.0          #: end of its last save
-
-    def __repr__(self) -> str:
-        return f"Plan(job {self.job.id}, phase {self.phase}, vms {self.vms})"
-
-
-@attrs.define(slots=True, frozen=True)
-class LocalOptions:
-    """The local discipline's options: ``preemption`` (``suspend``: ARs preempt best-effort leases
-    by suspend/resume; ``reject``: nothing is preempted, an AR whose VMs are not free at its
-    start is rejected; ``start-late``: nothing is preempted, an AR starts as soon after its
-    requested start as its VMs are free), ``backfill`` (``True``: later best-effort leases may
-    start around the first blocked one, whose earliest run is held for them at every pass
-    (EASY); ``False``: strict FCFS; ``"aggressive"``: Haizea 1.0's aggressive backfilling, see
-    :meth:`LocalCloud._aggressive_pass`), ``migrate`` (a suspended lease may resume on other
-    VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation and be
-    suspended for it; suspend mode only, except with aggressive backfilling, where it is
-    Haizea's ``suspension: all``), ``ar_vms`` (which VMs an AR gets: ``free-first``, the lowest
-    free ids, then those of the best-effort leases it preempts; or ``arbitrary``, Li et al.
-    IV-C's "a set of required VMs are selected arbitrarily": drawn at random among every VM no
-    other AR holds, preempting the best-effort work on them).
-
-    Haizea 1.0's rules (Sotomayor et al.; each off by default, all on in the ``haizea`` preset,
-    :data:`PRESETS`): ``threshold_factor`` (Haizea's ``scheduling-threshold-factor``: a lease
-    starts in a gap before a reservation only if the gap is at least ``(1 + factor) E`` with
-    ``E`` its whole-lease suspend estimate, plus the resume estimate for a suspended lease
-    waiting in the queue; and an AR suspends a running lease only if it has run that long since
-    its current run started, else the lease is cancelled, its run lost, and queued again;
-    ``None``: a gap in which a lease makes progress before its save is enough, and a lease is
-    preempted only if it can be saved in time), ``preempt_order`` (which best-effort leases an AR
-    preempts first: the ``newest`` or, as Haizea, the ``oldest``), ``preempt_max_age`` (seconds:
-    a best-effort lease submitted at least this long before an AR's start is never preempted by
-    it; Haizea: 7 days), ``copy_ahead`` (Haizea's migration: a suspended lease planned to resume
-    on other VMs has its state copied there over the network as soon as it is planned, while it
-    waits, and a suspended lease's earliest restart is the planning time plus one copy, on its
-    own VMs too; needs aggressive backfilling, which plans resumptions in advance)."""
-
-    preemption: str = "suspend"
-    backfill: bool | str = True
-    migrate: bool = True
-    fill_gaps: bool = True
-    ar_vms: str = "free-first"
-    threshold_factor: float | None = None
-    preempt_order: str = "newest"
-    preempt_max_age: float | None = None
-    copy_ahead: bool = False
-
-    def __attrs_post_init__(self) -> None:
-        if self.preemption == "wait":
-            raise ValueError("preemption 'wait' is now called 'start-late' (an AR starts late when its VMs "
-                             "are busy); 'reject' refuses such an AR, as Haizea does without preemption")
-        if self.preemption not in PREEMPTION:
-            raise ValueError(f"preemption must be one of {', '.join(PREEMPTION)}, got {self.preemption!r}")
-        if not isinstance(self.backfill, bool) and self.backfill != "aggressive":
-            raise ValueError(f"backfill must be true, false or 'aggressive', got {self.backfill!r}")
-        for key in ("migrate", "fill_gaps", "copy_ahead"):
-            value = getattr(self, key)
-            if not isinstance(value, bool):
-                raise ValueError(f"{key} must be true or false, got {value!r}")
-        if self.ar_vms not in AR_VMS:
-            raise ValueError(f"ar_vms must be one of {', '.join(AR_VMS)}, got {self.ar_vms!r}")
-        for key in ("threshold_factor", "preempt_max_age"):
-            value = getattr(self, key)
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                      or not 0 <= value < INF):
-                raise ValueError(f"{key} must be a number >= 0 or null (off), got {value!r}")
-        if self.preempt_order not in PREEMPT_ORDER:
-            raise ValueError(f"preempt_order must be one of {', '.join(PREEMPT_ORDER)}, got {self.preempt_order!r}")
-        if self.copy_ahead and self.backfill != "aggressive":
-            raise ValueError("copy_ahead needs backfill: aggressive (a suspended lease's state is copied when "
-                             "its resumption is planned, which only aggressive backfilling does in advance)")
-
-    @classmethod
-    def preset(cls, name: str | None, **changes: Any) -> "LocalOptions":
-        """The values of preset ``name`` (:data:`PRESETS`; ``None``: the defaults) with ``changes``
-        (a ``ValueError`` names an unknown preset)."""
-        if name is not None and name not in PRESETS:
-            raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}")
-        return cls(**{**(PRESETS[name] if name is not None else {}), **changes})
-
-    @property
-    def aggressive(self) -> bool:
-        return self.backfill == "aggressive"
-
-
-#: named sets of options: Haizea 1.0's test configuration (ar-preempts-everything, aggressive
-#: backfilling, suspension all, migration yes, scheduling-threshold-factor 1; its preemption
-#: policy preempts the oldest best-effort lease first and never one submitted 7 days or more
-#: before the AR's start)
-PRESETS: dict[str, dict[str, Any]] = {
-    "haizea": {"preemption": "suspend", "backfill": "aggressive", "migrate": True, "fill_gaps": True,
-               "ar_vms": "free-first", "threshold_factor": 1.0, "preempt_order": "oldest",
-               "preempt_max_age": 7 * 86400.0, "copy_ahead": True},
-}
-
-
-@attrs.define(slots=True)
-class LocalCounters:
-    """What the local discipline counts (a broker's counters)."""
-
-    ar_accepted: int = 0
-    ar_rejected: int = 0
-    ar_delay: float = 0.0          #: seconds ARs started after their requested start (start-late)
-    immediate_rejected: int = 0
-    preemptions: int = 0           #: best-effort leases cut for an AR
-    requeued: int = 0              #: best-effort leases an AR cancelled and queued again (a run so far lost)
-    copies: int = 0                #: state copies booked ahead of a resumption elsewhere (copy_ahead)
-    gap_starts: int = 0            #: best-effort starts planned to be suspended
-    cancelled: int = 0             #: preparations cut short by an AR
-
 
 @attrs.define(slots=True, eq=False)
 class QuoteProfile:
@@ -545,18 +339,18 @@ class LocalCloud:
         if start is not None:
             a = start - p.xfer
             if mode == "start-late":
-                t, vms = self.table.earliest_start(n, _positive(span), max(now, a))
+                t, vms = self.table.earliest_start(n, positive_length(span), max(now, a))
                 return t, vms, []
             if a < now:
                 return (f"its image transfer ({p.xfer:g} s) cannot end by its start {start:g} "
                         f"(now {now:g})")
             if mode == "reject":
-                free = self.table.free_vms(a, a + _positive(span))
+                free = self.table.free_vms(a, a + positive_length(span))
                 if len(free) < n:
                     return (f"needs {n} VMs over [{a:g}, {a + span:g}) and {len(free)} are free "
                             "(no preemption)")
                 return a, tuple(free[:n]), []
-            got = self._claim(n, a, a + _positive(span), now)
+            got = self._claim(n, a, a + positive_length(span), now)
             if got is None:
                 return (f"needs {n} VMs over [{a:g}, {a + span:g}) and fewer are free or held by "
                         f"best-effort leases {self._preemptible_text()}")
@@ -564,25 +358,25 @@ class LocalCloud:
         # a task: the earliest time it fits, or earlier by preempting best-effort tasks
         lo = max(now, p.ready_at)
         if mode == "suspend" and self.options.ar_vms == "arbitrary":
-            got = self._claim(n, lo, lo + _positive(span), now)
+            got = self._claim(n, lo, lo + positive_length(span), now)
             if got is not None:
                 return lo, got[0], got[1]
-        t1, vms1 = self.table.earliest_start(n, _positive(span), lo)
+        t1, vms1 = self.table.earliest_start(n, positive_length(span), lo)
         if mode != "suspend" or t1 - lo <= RESOLUTION * max(1.0, abs(lo)):
             # its VMs are free now, or within the clock's resolution of now (a lease ending a few
             # ulps later, its end summed in another order): no lease is cut for a sliver
             return t1, vms1, []
-        t2 = self.hard.earliest_start(n, _positive(span), lo)[0]
+        t2 = self.hard.earliest_start(n, positive_length(span), lo)[0]
         if t2 < t1:
-            got = self._claim(n, t2, t2 + _positive(span), now)
+            got = self._claim(n, t2, t2 + positive_length(span), now)
             if got is not None:
                 return t2, got[0], got[1]
             # the leases in the way cannot be saved by t2: try where every running one could be
             ready = max((max(now, q.run_from) + q.save for q in self._plans.values()
                          if not q.hard and q.phase == RUNNING), default=now)
-            t2 = self.hard.earliest_start(n, _positive(span), max(lo, ready))[0]
+            t2 = self.hard.earliest_start(n, positive_length(span), max(lo, ready))[0]
             if t2 < t1:
-                got = self._claim(n, t2, t2 + _positive(span), now)
+                got = self._claim(n, t2, t2 + positive_length(span), now)
                 if got is not None:
                     return t2, got[0], got[1]
         return t1, vms1, []
@@ -609,7 +403,7 @@ class LocalCloud:
             return False
         if self.options.threshold_factor is not None:
             return True                     # suspended if it can be, else cancelled (_preempt)
-        s = _cut_before(a, q.save)
+        s = cut_before(a, q.save)
         return s >= now and s >= q.run_from
 
     def _claim(self, n: int, a: float, e: float, now: float) -> tuple[tuple[int, ...], list[Plan]] | None:
@@ -722,7 +516,7 @@ class LocalCloud:
             self._drop_bookings(q)
             self._requeue(q, now)
             return
-        cut = _cut_before(a, q.save)
+        cut = cut_before(a, q.save)
         thr = self._threshold(q, False)
         vm_start = q.run_from if q.phase == RUNNING else q.vm_start
         doomed = q.phase == PLANNED and (vm_start >= a or cut < vm_start)
@@ -1133,7 +927,7 @@ class LocalCloud:
         begin = self._run_start(p, self._how(p, vms), s)
         if maxend >= begin + p.left + p.shutdown:
             return vms, None
-        cut = _cut_before(maxend, p.save)
+        cut = cut_before(maxend, p.save)
         if cut < begin or cut == begin and thr is None:
             return None
         return vms, cut
@@ -1505,7 +1299,7 @@ class LocalCloud:
             else:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
             until = min(free[v] for v in chosen)
-            cut = _cut_before(until, p.save)
+            cut = cut_before(until, p.save)
             if cut > self._run_start(p, how, now) and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None
@@ -1532,9 +1326,9 @@ class LocalCloud:
         for how, prep, only in self._options(p):
             span = prep + p.left + p.shutdown
             if best is not None and (now + span >= best[0] + best[1]
-                                     or table.start_bound(n, _positive(span), now, only) + span >= best[0] + best[1]):
+                                     or table.start_bound(n, positive_length(span), now, only) + span >= best[0] + best[1]):
                 continue                      # cannot end earlier: its start is at least now, or the bound
-            t, vms = table.earliest_start_lists(n, _positive(span), now, only)
+            t, vms = table.earliest_start_lists(n, positive_length(span), now, only)
             if best is None or t + span < best[0] + best[1]:
                 best = (t, span, vms)
         assert best is not None

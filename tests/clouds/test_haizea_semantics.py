@@ -57,7 +57,8 @@ import pytest
 
 from cloudsim_py.brokers.base import make_broker
 from cloudsim_py.clouds.cloud import CloudSpec
-from cloudsim_py.clouds.local import LocalCloud, LocalOptions
+from cloudsim_py.clouds.lease_plan import LocalOptions
+from cloudsim_py.clouds.local import LocalCloud
 from cloudsim_py.clouds.overheads import Overheads
 from cloudsim_py.clouds.spec import FederationSpec
 from cloudsim_py.clouds.vmtypes import VMType
