@@ -186,17 +186,30 @@ class ConservativeBroker(Broker):
           size and a range inside it is not asked again while no gain reaches those windows
           (:func:`_untouched`); bookings since only took capacity away.
 
+        Before either, a job larger than the most processors free over every gain it has not
+        seen is passed over: a new window of its own has a point whose capacity rose since it
+        last looked, the last gain that raised it is one of those, and that point has had no
+        more free since that gain was logged (or the compression began) than the most free
+        over the gain's interval then (``most``, one C ``max`` per gain; only a later gain
+        could raise it, bookings only lower it).
+
         The new place is the earlier of the two. A move logs as gained only the part of its old
-        booking that its new window does not cover (where they overlap nothing changed).
+        booking that its new window does not cover (where they overlap nothing changed). The
+        span of a job's unseen gains (earliest start, latest end) is shared by the jobs that
+        looked at the log at the same point, and extended by the gains logged since (a C
+        ``min`` and ``max`` over those) rather than computed again after every move.
 
         Complexity, with Q waiting jobs, S steps in the profile and P passes (P = 1 when no
         reservation moves; each move appends a gain, so another pass follows): O(P Q) visits,
-        each O(1) for a job that has seen the whole log or none of whose unseen gains starts
-        before its own start, otherwise O(log S) bisects plus C loops over the steps (and a
-        Python scan of the steps in its range when its estimate is shorter than the range and
-        no recorded empty range covers it); a move adds O(S) (list inserts of the profile) and
-        the due list is updated once per moved job, O(log Q). The same schedule as the
-        step-by-step search from ``lo``: only checks that cannot succeed are left out."""
+        each O(1) for a job that has seen the whole log, none of whose unseen gains starts
+        before its own start or none of which has room for it, otherwise O(log S) bisects
+        plus C loops over the steps (and a Python scan of the steps in its range when its
+        estimate is shorter than the range and no recorded empty range covers it); a move
+        adds O(S) (list inserts of the profile; only the parts of the old and new bookings
+        that do not overlap are changed, :func:`_move`) and a C ``max`` over the steps of the
+        gain it logs, and the due list is updated once per moved job, O(log Q). The same
+        schedule as the step-by-step search from ``lo``: only checks that cannot succeed are
+        left out."""
         profile = self.profile
         gains = self._gains
         gain_starts = self._gain_starts
@@ -207,11 +220,16 @@ class ConservativeBroker(Broker):
         time = profile.time                     # changed in place, never replaced
         free = profile.free
         n = len(gains)
+        # most[g]: the most processors free over gain g's interval when it was logged or the
+        # compression began (its points can have more since only through later gains)
+        most = list(map(profile.max_free, gain_starts, gains))
         # estimate -> (lo, hi, m, procs): the profile had no window of procs for that estimate
         # starting in [lo, hi) when the log held m gains (nor of more processors)
         empty: dict[float, tuple[float, float, int, int]] = {}
         before: dict[Job, tuple] = {}   # a job that moved -> its entry in _due before
-        spans: dict[int, tuple[float, float]] = {}     # k -> the span of gains[k:], this n
+        # k -> (m, lo, hi, f): the span of gains[k:m] and the most of most[k:m], extended by the
+        # gains logged since when asked
+        spans: dict[int, tuple[int, float, float, int]] = {}
         moved = True
         while moved:
             moved = False
@@ -225,13 +243,32 @@ class ConservativeBroker(Broker):
                 if k == n - 1:                  # the common case: one gain unseen
                     limit = gains[k]
                     lo = gain_starts[k]
+                    f = most[k]
                 else:
                     span = spans.get(k)         # jobs that looked at the same time share it
                     if span is None:
-                        span = spans[k] = (min(gain_starts[k:]), max(gains[k:]))
-                    lo, limit = span
+                        lo = min(gain_starts[k:])
+                        limit = max(gains[k:])
+                        f = max(most[k:])
+                        spans[k] = (n, lo, limit, f)
+                    else:
+                        m, lo, limit, f = span
+                        if m < n:               # gains logged since: extend it by them
+                            g = min(gain_starts[m:])
+                            if g < lo:
+                                lo = g
+                            g = max(gains[m:])
+                            if g > limit:
+                                limit = g
+                            g = max(most[m:])
+                            if g > f:
+                                f = g
+                            spans[k] = (n, lo, limit, f)
                 if lo >= start:
                     continue                    # all of it gained at or after its own start
+                procs = job.procs
+                if procs > f:
+                    continue                    # no point gained has room for it
                 reaches = limit >= start        # some of it gained just before its own start
                 if reaches:
                     limit = start
@@ -241,7 +278,6 @@ class ConservativeBroker(Broker):
                     lo = now
                 if limit <= lo:
                     continue
-                procs = job.procs
                 if reaches and start < INF and free[bisect_left(time, start) - 1] >= procs:
                     # the step before its booking has room: it moves, to the start of the run
                     # of steps with room up to its booking, unless a window ending by its start
@@ -271,14 +307,16 @@ class ConservativeBroker(Broker):
                 if new < start:
                     if start < INF:
                         end = start + est
-                        profile.release_span(start, end, procs)
+                        new_end = new + est
+                        _move(profile, start, end, new, new_end, procs)
                         # what it gave back and did not take again: [start, end) less its new
                         # window; where the two overlap, nothing changed
-                        gain_starts.append(max(start, new + est))
+                        gain_starts.append(max(start, new_end))
                         gains.append(end)
+                        most.append(profile.max_free(gain_starts[-1], end))
                         n += 1
-                        spans.clear()
-                    profile.book_span(new, new + est, procs)
+                    else:
+                        profile.book_span(new, new + est, procs)
                     seen[job] = n
                     if job not in before:
                         before[job] = entry
@@ -325,6 +363,21 @@ class ConservativeBroker(Broker):
             self._reserve(job, now, seq)
         if moved:
             self._compress_queue(now)
+
+
+def _move(profile: AvailabilityProfile, start: float, end: float, new: float, new_end: float,
+          procs: int) -> None:
+    """Move a booking of ``procs`` from ``[start, end)`` to ``[new, new_end)`` (``new < start``).
+    When the two overlap, nothing changes over ``[start, new_end)``: only ``[new, start)`` is
+    taken and ``[new_end, end)`` given back, fewer steps to change than releasing the whole old
+    booking and taking the whole new one, with the same steps as a result (the same splits at
+    the same times, the same merges). O(log S) plus C loops over the steps of the two parts."""
+    if new_end > start:
+        profile.book_span(new, start, procs)
+        profile.release_span(new_end, end, procs)
+    else:
+        profile.release_span(start, end, procs)
+        profile.book_span(new, new_end, procs)
 
 
 def _arrival(entry: tuple) -> int:

@@ -5,7 +5,7 @@ answers are recorded and reused while no gain reaches them)."""
 
 import random
 
-from cloudsim_py.brokers.conservative import _free_window, _run_start, _untouched
+from cloudsim_py.brokers.conservative import _free_window, _move, _run_start, _untouched
 from cloudsim_py.brokers.profile import INF, AvailabilityProfile
 from tests.helpers import random_booked_profile
 
@@ -96,3 +96,29 @@ def test_compressions_two_ways_match_releasing_the_own_booking():
                 ending_before += 1
         assert got == expect
     assert into_own > 500 and ending_before > 200
+
+
+def test_a_move_changes_only_what_the_two_bookings_do_not_share():
+    """:func:`_move` (when the old and new bookings overlap, take ``[new, start)`` and give back
+    ``[new_end, end)``) leaves the very same steps (times and free processors, splits and
+    merges alike) as releasing the old booking and taking the new one, on random profiles with
+    the new place anywhere its booking fits before the old start, overlapping or not."""
+    rng = random.Random(4242)
+    overlapping = apart = 0
+    for _ in range(3000):
+        prof, procs, o0, est, lo = random_booked_profile(rng)
+        end = o0 + est
+        ref = AvailabilityProfile(prof.capacity, 0.0)
+        ref.time, ref.free = list(prof.time), list(prof.free)
+        ref.release_span(o0, end, procs)
+        new = ref.earliest(rng.uniform(0.0, o0), procs, est, before=o0)
+        if new == INF:
+            continue
+        ref.book_span(new, new + est, procs)
+        _move(prof, o0, end, new, new + est, procs)
+        assert (prof.time, prof.free) == (ref.time, ref.free)
+        if new + est > o0:
+            overlapping += 1
+        else:
+            apart += 1
+    assert overlapping > 300 and apart > 100

@@ -107,3 +107,34 @@ def test_slice_fidelity_does_not_swallow_a_reservation_wake_up():
             policy="conservative", fidelity="slice", slice_s=1.0)
     assert r.summary["jobs_unfinished"] == 0
     assert starts(r) == {1: 0.0, 2: 20.0, 3: 20.25}
+
+
+def test_lazy_compression_matches_full_compression_on_long_loose_queues():
+    """Seeded random workloads with long queues and loose estimates (many early finishes, many
+    moves, several passes per compression): the schedule of the lazy compression, which passes
+    over a job when no point gained since it last looked has room for it (the most processors
+    free over each gain's interval) and moves a booking by changing only the parts of the old
+    and new places that do not overlap, against the textbook compression that releases and
+    books every reservation again (tests/brokers/test_properties.py)."""
+    import random
+
+    from tests.brokers.test_properties import FullCompression
+
+    rng = random.Random(1919)
+    for _ in range(40):
+        hosts = rng.randint(2, 16)
+        jobs = []
+        sub = 0.0
+        for i in range(1, rng.randint(20, 90)):
+            sub += rng.choice([0.0, rng.uniform(0, 5), float(rng.randint(0, 8))])
+            runtime = rng.choice([float(rng.randint(1, 40)), rng.uniform(0.5, 30)])
+            est = runtime * rng.choice([1.0, 1.0, rng.uniform(1, 6), float(rng.randint(2, 10))])
+            jobs.append((sub, rng.randint(1, hosts), runtime, est))
+
+        def make():
+            return [Job(i, s, p, runtime=rt, runtime_estimate=e)
+                    for i, (s, p, rt, e) in enumerate(jobs, 1)]
+
+        fast = simulate(make(), hosts=hosts, policy="conservative", check=True)
+        full = simulate(make(), hosts=hosts, policy=FullCompression(), check=True)
+        assert fast.records["start"].tolist() == full.records["start"].tolist()
