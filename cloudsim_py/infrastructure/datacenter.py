@@ -479,11 +479,7 @@ class Datacenter:
                     self._arrivals[0].add(job)
             else:
                 placed = self._occupy_one_tier(job, list(islice(idle, n)))
-            job.state = RUNNING
-            if job.first_start is None:
-                job.first_start = now
-            job.start_time = r.settled_at = now
-            r.remaining = work
+            self._running_from(job, r, now, work)
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)
         elif self._fast and tier == 0 and self._spans is None:
@@ -501,22 +497,14 @@ class Datacenter:
                 self._check_hosts(job, 0, given)
                 ids = [h.id for h in given]
             placed = self._occupy_one_tier(job, ids)
-            job.state = RUNNING
-            if job.first_start is None:
-                job.first_start = now
-            job.start_time = r.settled_at = now
-            r.remaining = work
+            self._running_from(job, r, now, work)
             r.restoring = False
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)
         else:
             r.usage = usage_values(job.desc.usage(n))
             placed = self._place(job, tier, hosts)
-            job.state = RUNNING
-            if job.first_start is None:
-                job.first_start = now
-            job.start_time = r.settled_at = now
-            r.remaining = work
+            self._running_from(job, r, now, work)
             r.restoring = False
             self.progress.start(job)
             if self._slicing:
@@ -524,6 +512,15 @@ class Datacenter:
         for fn in self._on_start:
             fn(job)
         return placed
+
+    @staticmethod
+    def _running_from(job: Job, r: RunState, now: float, work: float) -> None:
+        """What every way of starting a job records: it runs from now with all its work ahead."""
+        job.state = RUNNING
+        if job.first_start is None:
+            job.first_start = now
+        job.start_time = r.settled_at = now
+        r.remaining = work
 
     def _resize(self, job: Job, size: int) -> None:
         """Give a queued job another size before it starts (a moldable job's size is chosen
