@@ -42,8 +42,9 @@ of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
 with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``,
-``horizons`` O(c K + W), ``free_lists`` (and ``free_at``, ``free_until``) O(V) from the summaries, ``profile`` O(V log V),
-``reserve``, ``release``, ``shorten`` O(k K), ``overlapping`` O(V log K + output).
+``horizons`` O(c K + W), ``free_lists`` (and ``free_at``, ``free_until``) O(V) from the
+summaries, ``profile`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
+``overlapping`` O(V log K + output).
 """
 
 from __future__ import annotations
