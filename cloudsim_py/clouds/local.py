@@ -57,7 +57,7 @@ import math
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, count
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Iterable
 
 import attrs
 import numpy as np
@@ -67,7 +67,6 @@ from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
-from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
 from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMEDIATE, IN_PLACE, INF, MIGRATE,
                          PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
