@@ -67,6 +67,7 @@ from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
+from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
 from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMEDIATE, IN_PLACE, INF, MIGRATE,
                          PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
@@ -80,12 +81,27 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
+
+@attrs.define(slots=True, eq=False)
+class PassEnd:
+    """What a lease pass left for the next one (:meth:`LocalCloud.schedule`): valid while the
+    slot table is at ``version``; at the same ``time`` it is taken as it is, later the free VMs
+    whose time is up are dropped."""
+
+    version: int                   #: the slot table's version after the pass
+    free: dict[int, float]         #: the free VMs left, each with how long it stays free
+    head: "Plan | None"            #: the first blocked lease
+    held: bool                     #: whether its reservation is held in ``free``
+    time: float
+    ends: list[float]              #: ``free``'s times, ascending
+
+
 @attrs.define(slots=True, eq=False)
 class QuoteProfile:
     """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
     the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
     last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
-    :attr:`time`, as :meth:`SlotTable.profile` has it) and their array only when a quote needs
+    :attr:`time`, :meth:`SlotTable.horizon`) and their array only when a quote needs
     more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
 
     table: SlotTable
@@ -158,11 +174,8 @@ class LocalCloud:
         self._seq = count()
         self._wake = INF
         self._wake_event: Any = None
-        #: what the last pass left for later leases (slot-table version, the free VMs with how
-        #: long each stays free, the first blocked lease and whether its reservation was held)
-        #: the last pass's end: (table version, free VMs left, first blocked lease, whether its
-        #: reservation is held in them, the time, the free VMs' free-until times sorted)
-        self._memo: tuple[int, dict[int, float], Plan | None, bool, float, list[float]] | None = None
+        #: what the last pass left for later leases
+        self._memo: PassEnd | None = None
         #: leases queued since the last pass (at the queue's end), for an incremental pass
         self._fresh: list[Plan] = []
         #: the next pass must look at every waiting lease (one became ready, or re-entered the
@@ -244,33 +257,35 @@ class LocalCloud:
         defaults. O(1)."""
         desc: Any = job.desc
         mode = getattr(desc, "mode", BEST_EFFORT)
-        kind = (getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0), job.procs)
-        times = self._times.get(kind)
-        if times is None:       # a pure function of the three on this cloud: once per kind of task
-            times = self._times[kind] = self.overheads.times(self.cloud, *kind)
         hard = not (mode is BEST_EFFORT and getattr(desc, "preemptible", True))
         nb = float(getattr(desc, "not_before", desc.submit_time)) if ready_at is None else float(ready_at)
-        key = (desc.submit_time, next(self._seq))
-        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, hard,
-                    float(desc.runtime_estimate), nb, mode, getattr(desc, "start", None), shutdown=times.shutdown,
-                    carved=float(getattr(desc, "carved", 0.0)),
-                    save_est=times.save_estimate, reload_est=times.reload_estimate, arrival=key)
+        return self._new_plan(job, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0),
+                              desc.submit_time, hard, float(desc.runtime_estimate), nb, mode,
+                              getattr(desc, "start", None), float(getattr(desc, "carved", 0.0)))
 
     def _plan_task(self, job: Job, desc: TaskJob) -> Plan:
         """:meth:`plan` of a DAG task: its mode, image and memory are fields (no probing), it is
         preemptible exactly when best-effort, its runtime is its estimate, it has no carved
         shutdown. O(1)."""
         mode = desc.mode
-        kind = (desc.image_mb, desc.memory_mb, job.procs)
+        submit = desc.submit_time
+        ready = desc.ready_at
+        return self._new_plan(job, desc.image_mb, desc.memory_mb, submit, mode is not BEST_EFFORT,
+                              float(desc.runtime), float(submit if ready is None else max(submit, ready)), mode,
+                              desc.start, 0.0)
+
+    def _new_plan(self, job: Job, image_mb: float, memory_mb: float, submit: float, hard: bool, runtime: float,
+                  not_before: float, mode: LeaseMode, start: float | None, carved: float) -> Plan:
+        """A plan with this cloud's overheads for the job's image, memory and VMs (a pure
+        function of the three on this cloud: computed once per kind of task) and the next queue
+        place among the jobs submitted at ``submit``. O(1)."""
+        kind = (image_mb, memory_mb, job.procs)
         times = self._times.get(kind)
         if times is None:
             times = self._times[kind] = self.overheads.times(self.cloud, *kind)
-        submit = desc.submit_time
-        ready = desc.ready_at
         key = (submit, next(self._seq))
-        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, mode is not BEST_EFFORT,
-                    float(desc.runtime), float(submit if ready is None else max(submit, ready)), mode, desc.start,
-                    shutdown=times.shutdown, carved=0.0, save_est=times.save_estimate,
+        return Plan(job, key, times.transfer, times.save, times.reload, times.migrate, hard, runtime, not_before,
+                    mode, start, shutdown=times.shutdown, carved=carved, save_est=times.save_estimate,
                     reload_est=times.reload_estimate, arrival=key)
 
     def admit(self, job: Job) -> None:
@@ -899,21 +914,19 @@ class LocalCloud:
         free = self._free_at(s, only)
         n = p.job.procs
         end = s + length
-        if p.hard or not self.options.fill_gaps:
+        whole = p.hard or not self.options.fill_gaps     # it may not be suspended: VMs for all of it
+        if whole:
             free = {v: u for v, u in free.items() if u >= end}
-            if len(free) < n:
+        if len(free) < n:
+            return None
+        if thr is not None and not whole:
+            # whichever n VMs are chosen, the first of them needed again is needed by the n-th
+            # latest free-until time: if that is before the end and leaves a gap shorter than the
+            # threshold, so is the chosen VMs' (the answer below, without scoring the VMs). O(1)
+            # once the sorted times are made for this state and s.
+            kth = self._free_ends(s, only)[-n]
+            if kth < end and kth - s < thr:
                 return None
-        else:
-            if len(free) < n:
-                return None
-            if thr is not None:
-                # whichever n VMs are chosen, the first of them needed again is needed by the
-                # n-th latest free-until time: if that is before the end and leaves a gap
-                # shorter than the threshold, so is the chosen VMs' (the answer below, without
-                # scoring the VMs). O(1) once the sorted times are made for this state and s.
-                kth = self._free_ends(s, only)[-n]
-                if kth < end and kth - s < thr:
-                    return None
         if only is not None:
             vms = only                      # no migration: its own VMs, each as before
         else:
@@ -932,11 +945,11 @@ class LocalCloud:
         return vms, cut
 
     def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
-        """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too),
-        kept while no booking changes (a pass asks the same of many leases). "For good" is
-        :data:`~cloudsim_py.clouds.slottable.BIG`, which compares, and scores in
-        :meth:`_by_score` (``BIG - s`` is at least any duration), like ``inf``.
-        O(V) (:meth:`SlotTable.free_lists`) once per state, time and question."""
+        """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too,
+        :meth:`_free_now`), kept while no booking changes (a pass asks the same of many leases).
+        "For good" is :data:`~cloudsim_py.clouds.slottable.BIG`, which compares, and scores in
+        :meth:`_by_score` (``BIG - s`` is at least any duration), like ``inf``. O(V)
+        (:meth:`SlotTable.free_lists`) once per state, time and question."""
         now = self.dc.now
         stamp = (self.table.version, now)
         if self._free_stamp != stamp:
@@ -946,13 +959,8 @@ class LocalCloud:
         key = (s, only)
         free = self._free_memo.get(key)
         if free is None:
-            ids, until = self.table.free_lists(s, only)
-            if s <= now:
-                idle = self.dc.idle_hosts(0)
-                if not all(map(idle.__contains__, ids)):
-                    until = [u for v, u in zip(ids, until) if v in idle]
-                    ids = [v for v in ids if v in idle]
-            free = self._free_memo[key] = dict(zip(ids, until))
+            free = self._free_memo[key] = (self._free_now(s, only) if s <= now else
+                                           dict(zip(*self.table.free_lists(s, only))))
         return free
 
     def _free_ends(self, s: float, only: tuple[int, ...] | None) -> list[float]:
@@ -1137,15 +1145,15 @@ class LocalCloud:
                 self._commit(p, now, *fit)
 
     # ------------------------------------------------------------------ the pass
-    def _free_now(self, now: float) -> dict[int, float]:
-        """The VMs free now in the slot table and idle in the datacenter, with how long each
-        stays free (:data:`~cloudsim_py.clouds.slottable.BIG`: for good; it compares like
-        ``inf`` with every time a pass asks about, and no arithmetic is done on it), in id
-        order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
+    def _free_now(self, now: float, only: tuple[int, ...] | None = None) -> dict[int, float]:
+        """The VMs (of ``only``) free now in the slot table and idle in the datacenter, with how
+        long each stays free (:data:`~cloudsim_py.clouds.slottable.BIG`: for good; it compares
+        like ``inf`` with every time a pass asks about, and scores like it in :meth:`_by_score`),
+        in id order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
         in the datacenter, the usual case: a VM is free in the table once its lease's booking
         is released)."""
         idle = self.dc.idle_hosts(0)
-        ids, until = self.table.free_lists(now)
+        ids, until = self.table.free_lists(now, only)
         if all(map(idle.__contains__, ids)):
             return dict(zip(ids, until))
         return {v: u for v, u in zip(ids, until) if v in idle}
@@ -1182,15 +1190,17 @@ class LocalCloud:
             return
         memo = self._memo
         version = self.table.version
-        if memo is not None and not self._full and memo[0] == version:
-            if not fresh or not memo[1]:
+        if memo is not None and not self._full and memo.version == version:
+            if not fresh or not memo.free:
                 return
-            if memo[4] == now:              # the same instant: what it left, as it left it
-                free, ends = memo[1], memo[5]
+            free: dict[int, float]
+            ends: list[float] | None
+            if memo.time == now:            # the same instant: what it left, as it left it
+                free, ends = memo.free, memo.ends
             else:
-                free = {v: u for v, u in memo[1].items() if u > now}
+                free = {v: u for v, u in memo.free.items() if u > now}
                 ends = None
-            head, held = memo[2], memo[3]
+            head, held = memo.head, memo.held
             plans: Iterable[Plan] = fresh
         else:
             self._full = False
@@ -1204,7 +1214,8 @@ class LocalCloud:
             head = next(iter(waiting))
         for p in started:
             waiting.remove(p)
-        self._memo = (self.table.version, free, head, held, now, ends if ends is not None else sorted(free.values()))
+        self._memo = PassEnd(self.table.version, free, head, held, now,
+                             ends if ends is not None else sorted(free.values()))
 
     def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
               started: list[Plan], ends: list[float] | None = None) -> tuple[Plan | None, bool, list[float]]:

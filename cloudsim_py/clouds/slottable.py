@@ -15,7 +15,8 @@ Questions it answers:
   a deterministic "arbitrary" choice). This is the answer to Li et al.'s task-checking request.
   :meth:`SlotTable.earliest_start_lists` gives the same answer from the booking lists (a
   scheduling pass's head reservation), :meth:`SlotTable.start_bound` a time it cannot be before.
-- :meth:`SlotTable.free_until` - the VMs free at a time and until when (a scheduling pass).
+- :meth:`SlotTable.free_lists` (as a dict: :meth:`SlotTable.free_until`) - the VMs free at a
+  time and until when (a scheduling pass); :meth:`SlotTable.any_free` - whether there is one.
 - :meth:`SlotTable.overlapping` - the reservations that meet an interval (e.g. the best-effort
   leases an AR would have to preempt); :meth:`SlotTable.free_vms` - the VMs free over one.
 
@@ -42,8 +43,8 @@ of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
 with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``,
-``horizons`` O(c K + W), ``free_lists`` (and ``free_at``, ``free_until``) O(V) from the
-summaries, ``profile`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
+``horizons`` O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
+``longest_gap`` O(V), ``horizon`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
 ``overlapping`` O(V log K + output).
 """
 
@@ -636,20 +637,10 @@ class SlotTable:
         inf = math.inf
         return {v: (u if u < BIG else inf) for v, u in zip(ids, until)}
 
-    def free_at(self, t: float, vms: Iterable[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`free_until` as two arrays, VM ids (ascending) and until when each is free
-        (:data:`BIG` for never booked again). :meth:`free_lists`'s cost."""
-        ids, until = self.free_lists(t, vms)
-        return np.array(ids, dtype=np.intp), np.array(until, dtype=float)
-
     def any_free(self, t: float) -> bool:
         """Whether some VM is free at ``t``: O(V) in C when one's first booking begins after
         ``t`` (or it has none), else :meth:`free_lists`."""
         return max(self._fs) > t or bool(self.free_lists(t)[0])
-
-    def free_pairs(self, t: float) -> list[tuple[int, float]]:
-        """:meth:`free_lists` of all VMs as ``(id, until)`` pairs in id order."""
-        return list(zip(*self.free_lists(t)))
 
     def free_lists(self, t: float, vms: Iterable[int] | None = None) -> tuple[list[int], list[float]]:
         """The candidate VMs (all by default) free at ``t`` as two lists, ids ascending and until
@@ -716,32 +707,25 @@ class SlotTable:
         lo, hi = self._lo.ravel(), self._hi.ravel()
         return ((lo[None, :] <= start[:, None]) & (hi[None, :] >= end[:, None])).sum(axis=1)
 
-    def profile(self, t: float) -> tuple[list[float], float]:
-        """What a quote needs at time ``t``: every VM's horizon (the end of its last booking, or
-        ``t``) in ascending order, and an upper bound of the longest free window after ``t`` that
-        ends before a booking (0 if none): a gap between two bookings, or from ``t`` to a first
-        booking that starts later. A duration longer than that fits only after the horizons, so
-        ``earliest_start(n, d, nb)`` is then ``max(nb, horizons[n - 1])`` for every ``nb >= t``
-        (:meth:`LocalCloud.quote`). O(V log V) from each VM's summary."""
-        horizons = [e if e > t else t for e in self._le]
-        horizons.sort()
-        return horizons, self.longest_gap(t)
-
     def longest_gap(self, t: float) -> float:
-        """:meth:`profile`'s bound alone: the longest gap between two bookings, or from ``t`` to
-        the latest first booking that starts after ``t`` (0 if none). O(V) in C (two ``max``
-        over the summaries)."""
+        """An upper bound of the longest free window after ``t`` that ends before a booking (0 if
+        none): the longest gap between two bookings, or from ``t`` to the latest first booking
+        that starts after ``t``. A duration longer than that fits only after the horizons
+        (:meth:`horizon`), so ``earliest_start(n, d, nb)`` is then ``max(nb, horizon(n, t))``
+        for every ``nb >= t`` (:meth:`LocalCloud.quote`). O(V) in C (two ``max`` over the
+        summaries)."""
         latest = max(self._ff)
         return max(max(self._ig), latest - t if latest > t else 0.0)
 
     def last_ends(self) -> list[float]:
         """Each VM's last booking's end (``-BIG`` for a VM never booked), ascending: the horizons
-        of :meth:`profile` before they are raised to its time. O(V log V) in C."""
+        (:meth:`horizon`) before they are raised to a time. O(V log V) in C."""
         return sorted(self._le)
 
     def horizon(self, n: int, t: float) -> float:
-        """``profile(t)[0][n - 1]``, the ``n``-th smallest horizon, without sorting when ``n`` is 1
-        (a ``min`` in C). O(V) for ``n = 1``, O(V log V) otherwise."""
+        """The ``n``-th smallest horizon at ``t``: each VM is free for good from its horizon, the
+        end of its last booking or ``t`` if later. A ``min`` in C when ``n`` is 1: O(V), else
+        O(V log V)."""
         e = min(self._le) if n == 1 else sorted(self._le)[n - 1]
         return e if e > t else t
 

@@ -7,7 +7,7 @@ import brokers or scenarios."""
 from __future__ import annotations
 
 from itertools import islice
-from typing import AbstractSet, Any, Callable, Iterable, Sequence
+from typing import AbstractSet, Any, Callable, Iterable, Sequence, cast
 
 from ..engine import Event, Message, Simulation
 from ..errors import CapacityError, LimitError, PolicyError, PolicyFailure
@@ -491,7 +491,7 @@ class Datacenter:
             assert hosts is not None
             ids: list[int]
             if len(hosts) == n and all(type(h) is int and h in idle for h in hosts) and len(set(hosts)) == n:
-                ids = [h for h in hosts if type(h) is int]   # (all of them) distinct idle ids: what the check passes
+                ids = cast("list[int]", list(hosts))    # distinct idle ids: what the check passes
             else:
                 given = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
                 self._check_hosts(job, 0, given)

@@ -78,14 +78,13 @@ def test_horizons_are_when_each_vm_is_free_for_good_unless_one_has_a_window_befo
     assert earliest_from_horizons([20.0, 8.0], 1, 5.0) == table.earliest_start(1, 100.0, 5.0) == (8.0, (1,))
 
 
-def test_profile_gives_sorted_horizons_and_the_longest_gap_before_a_booking():
+def test_horizons_in_order_and_the_longest_gap_before_a_booking():
     table = SlotTable(3)
     table.reserve("a", [0], 0.0, 10.0)
     table.reserve("b", [0], 15.0, 20.0)     # VM 0: a gap of 5 s between its bookings
     table.reserve("c", [1], 12.0, 14.0)     # VM 1: free from t until 12
     # horizons at 4: VM 2 never booked (4), VM 1 free for good from 14, VM 0 from 20; the
     # longest gap: VM 1's 12 - 4 = 8 s ahead of its first booking, more than VM 0's 5 s
-    assert table.profile(4.0) == ([4.0, 14.0, 20.0], 8.0)
     assert table.longest_gap(4.0) == 8.0
     assert table.longest_gap(9.0) == 5.0    # VM 1's wait is 3 s now: VM 0's gap is longer
     assert table.longest_gap(13.0) == 5.0   # no first booking ahead any more
@@ -150,7 +149,7 @@ def test_asking_more_vms_than_candidates_is_an_error():
 
 
 def plain_free_pairs(table, t):
-    """SlotTable.free_pairs by its definition, VM by VM from its booking list: ``(vm, until)``
+    """SlotTable.free_lists by its definition, VM by VM from its booking list: ``(vm, until)``
     of the VMs no booking covers at ``t``, until the next one begins (BIG: never)."""
     out = []
     for v, row in enumerate(table._busy):
@@ -160,13 +159,18 @@ def plain_free_pairs(table, t):
     return out
 
 
-def test_free_pairs_lists_each_free_vm_until_its_next_booking():
+def free_pairs(table, t):
+    """SlotTable.free_lists of all VMs as ``(vm, until)`` pairs."""
+    return list(zip(*table.free_lists(t)))
+
+
+def test_free_lists_give_each_free_vm_until_its_next_booking():
     # VM 0 busy [0, 10) then [20, 30); VM 1 busy [5, 15); VM 2 never booked
     table = booked(3, ("a", 0, 0.0, 10.0), ("b", 0, 20.0, 30.0), ("c", 1, 5.0, 15.0))
-    assert table.free_pairs(2.0) == [(1, 5.0), (2, BIG)]
-    assert table.free_pairs(12.0) == [(0, 20.0), (2, BIG)]
+    assert free_pairs(table, 2.0) == [(1, 5.0), (2, BIG)]
+    assert free_pairs(table, 12.0) == [(0, 20.0), (2, BIG)]
     # at 16 VM 1's only booking is over: free for good (its "second booking" never begins)
-    assert table.free_pairs(16.0) == [(0, 20.0), (1, BIG), (2, BIG)]
+    assert free_pairs(table, 16.0) == [(0, 20.0), (1, BIG), (2, BIG)]
 
 
 def test_free_lists_read_the_booking_list_once_a_second_booking_has_begun():
@@ -422,7 +426,7 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert self.table._free_listed(start, end, cand) == self.table.free_vms(start, end, cand)
         assert self.table.free_until(start, cand) == self.brute.free_until(start, candidates)
         # the free VMs of a pass from the summaries, against their definition
-        assert self.table.free_pairs(start) == plain_free_pairs(self.table, start)
+        assert free_pairs(self.table, start) == plain_free_pairs(self.table, start)
         assert self.table.any_free(start) == bool(plain_free_pairs(self.table, start))
         # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
         # them so, without the window arrays)
@@ -434,7 +438,6 @@ class SlotTableMachine(RuleBasedStateMachine):
         horizons = sorted(max([start] + [e for _, e in b]) for b in per_vm)
         gaps = [b[i + 1][0] - b[i][1] for b in per_vm for i in range(len(b) - 1)]
         gaps += [b[0][0] - start for b in per_vm if b and b[0][0] > start]
-        assert self.table.profile(start) == (horizons, max(gaps, default=0.0))
         assert self.table.longest_gap(start) == max(gaps, default=0.0)
         assert [self.table.horizon(k, start) for k in range(1, N_VMS + 1)] == horizons
 
