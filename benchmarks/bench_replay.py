@@ -103,10 +103,12 @@ DEFAULT = [("normalized/kth.swf", 100), ("normalized/lublin256.swf", 256),
            ("KTH-SP2-1996-2.1-cln.swf.gz", 100), ("CTC-SP2-1996-3.1-cln.swf.gz", 338)]
 
 
-def cpu_of(cmd: list[str], env: dict) -> float:
-    """CPU seconds (user + system) of one fresh child process."""
+def cpu_of(cmd: list[str], env: dict, cwd: str | None = None) -> float:
+    """CPU seconds (user + system) of one fresh child process. ``cwd``: run it there (a
+    ``python -m`` child puts its working folder first on ``sys.path``, so run from a checkout
+    it would import that checkout's package whatever ``PYTHONPATH`` says)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -138,6 +140,7 @@ def main() -> None:
         # PYTHONDONTWRITEBYTECODE=1 recompiles every module at every start (about 0.25 s)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="bench-replay-pyc-")
+    away = tempfile.mkdtemp(prefix="bench-replay-run-")     # the runs' folder, outside any checkout
     print(f"# CPU s of fresh processes, best of {args.repeat} after a warm-up run, alternating; "
           f"{args.python}{' (cold: no bytecode cache)' if args.cold else ''}")
     print(f"{'trace':32} {'policy':6} {'loop s':>7} {'run s':>7} {'run/loop':>8}")
@@ -156,7 +159,8 @@ def main() -> None:
                 for round_ in range(args.repeat + 1):
                     loop_s = cpu_of([args.python, os.path.abspath(__file__), "--loop", path, str(procs),
                                      policy], env)
-                    run_s = cpu_of([args.python, "-m", "cloudsim_py.cli", "run", fh.name, "--quiet"], env)
+                    run_s = cpu_of([args.python, "-m", "cloudsim_py.cli", "run", fh.name, "--quiet", "--force"], env,
+                                   cwd=away)
                     if round_:  # the first round warms the bytecode cache and the page cache
                         loop, run = min(loop, loop_s), min(run, run_s)
             finally:

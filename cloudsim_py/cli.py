@@ -190,7 +190,21 @@ def build_parser(full: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
+def one_blas_thread() -> None:
+    """Hold OpenBLAS to one thread in this process (and the processes it starts), unless the
+    environment sets its own number. The simulator does no linear algebra worth a second
+    thread (its sums of products are numpy's own reductions, :mod:`cloudsim_py.workload.work`),
+    and OpenBLAS starting a thread per core when numpy is imported is half of that import's CPU
+    time (0.11 -> 0.06 CPU s on this project's 2-core machine): a quarter of a short run's whole
+    process (docs/performance.md, *Process start*). Read only when numpy is first imported, so
+    it is set only before that: a program that imported numpy and then calls :func:`main` keeps
+    its BLAS as it is."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    one_blas_thread()
     words = sys.argv[1:] if argv is None else list(argv)
     command = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(full=command not in CORE_COMMANDS)

@@ -17,6 +17,7 @@ from .infrastructure.listener import DatacenterListener
 from .validate import number
 from .workload.cpu import usage_total
 from .workload.job import Job, JobState
+from .workload.work import processor_seconds
 
 SUMMARY_KEYS = (
     "jobs_submitted", "jobs_finished", "jobs_rejected", "jobs_unfinished",
@@ -331,7 +332,7 @@ def summarize(records: JobRecords, *, hosts: int, submitted: int, rejected: int,
     n = wait.shape[0]
     makespan = float(c["finish"].max() - c["submit"].min()) if n_all else 0.0
     capacity = hosts * makespan
-    work = float(np.dot(c["procs"], c["runtime"])) if n_all else 0.0
+    work = processor_seconds(c["procs"], c["runtime"]) if n_all else 0.0
 
     def total(name: str, given: int | None) -> int:
         return int(given) if given is not None else int(c[name].sum())

@@ -62,3 +62,31 @@ def test_the_lazily_registered_policies_resolve_and_are_listed():
     assert {"fdls", "fdmms", "leases", "pect", "prio"} <= set(broker_registry.names())
     from cloudsim_py.brokers import LeaseScheduler, PrioBroker
     assert broker_registry.get("prio") is PrioBroker and broker_registry.get("leases") is LeaseScheduler
+
+
+def _blas_setting_after_main(before: str, preset: str | None) -> str:
+    """OPENBLAS_NUM_THREADS as a child process sees it after ``cloudsim-py policies`` ran
+    through :func:`cloudsim_py.cli.main`, having run ``before`` first."""
+    code = (f"{before}\nimport os\nfrom cloudsim_py.cli import main\nmain(['policies'])\n"
+            "print('BLAS', os.environ.get('OPENBLAS_NUM_THREADS', 'unset'))\n")
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    env["PYTHONPATH"] = REPO + os.pathsep + os.environ.get("PYTHONPATH", "")
+    if preset is not None:
+        env["OPENBLAS_NUM_THREADS"] = preset
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True, cwd=REPO)
+    return next(x for x in out.stdout.splitlines() if x.startswith("BLAS")).split()[1]
+
+
+def test_the_command_line_holds_openblas_to_one_thread_before_numpy_is_imported():
+    # its threads' start is half of numpy's import time; the run uses no threaded BLAS
+    assert _blas_setting_after_main("", None) == "1"
+
+
+def test_the_command_line_keeps_a_blas_thread_count_the_environment_gives():
+    assert _blas_setting_after_main("", "3") == "3"
+
+
+def test_the_command_line_leaves_the_blas_alone_once_numpy_is_imported():
+    # too late to matter then: numpy read the environment when it was imported
+    assert _blas_setting_after_main("import numpy", None) == "unset"

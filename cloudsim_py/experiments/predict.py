@@ -26,6 +26,8 @@ from typing import Any, Mapping
 import attrs
 import numpy as np
 
+from ..workload.work import processor_seconds
+
 ArrayLike = float | int | np.ndarray
 
 
@@ -122,8 +124,7 @@ class BaseRun:
         cols = getattr(records, "columns", records)
         submit = np.asarray(cols["submit"], dtype=np.float64)
         finish = np.asarray(cols["finish"], dtype=np.float64)
-        work = float(np.dot(np.asarray(cols["procs"], dtype=np.float64),
-                            np.asarray(cols["runtime"], dtype=np.float64)))
+        work = processor_seconds(cols["procs"], cols["runtime"])
         makespan = float(finish.max() - submit.min())
         sel = np.ones(submit.shape, dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
         count = int(np.count_nonzero(sel))

@@ -26,6 +26,7 @@ from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 from ..workload.swf import write_swf
 from ..workload.table import COL, CleaningReport, WorkloadTable, prepare, read_table
+from ..workload.work import processor_seconds
 from .report import comparison_table, probe_keys
 
 
@@ -155,7 +156,7 @@ def _check_slices(system: DatacenterSystem, table: WorkloadTable, hosts: int, wh
     if not run.size:
         return
     fastest = max(g.speed for g in dc.host_groups()) if dc.groups else dc.speed
-    busy = max(float(run.max()), float(np.dot(run, procs)) / (hosts * dc.tiers)) / fastest
+    busy = max(float(run.max()), processor_seconds(procs, run) / (hosts * dc.tiers)) / fastest
     slices = busy / dc.slice_s
     if slices > MAX_SLICES:
         raise ScenarioError(f"{where}: datacenter.slice_s: {dc.slice_s:g} s cuts the run (its jobs run at "

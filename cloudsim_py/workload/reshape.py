@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import SpecError
 from .efficiency import ArrayLike, EfficiencyModel, check_positive
+from .work import processor_seconds
 
 #: Sizes are rounded up after multiplying by F_A; products within this of an integer count as
 #: that integer (``10 * 0.3`` is ``3.0000000000000004`` in floating point and must give 3).
@@ -92,11 +93,11 @@ class Reshaped:
     @property
     def work(self) -> float:
         """Processor-seconds after reshaping (the load the reshaped workload offers)."""
-        return float(np.dot(self.procs.astype(np.float64), self.runtime))
+        return processor_seconds(self.procs, self.runtime)
 
     @property
     def original_work(self) -> float:
-        return float(np.dot(self.original_procs.astype(np.float64), self.original_runtime))
+        return processor_seconds(self.original_procs, self.original_runtime)
 
 
 def reshape_jobs(procs: ArrayLike, runtime: ArrayLike, factor: float, machine: int,

@@ -45,6 +45,7 @@ import attrs
 import numpy as np
 
 from ..table import WorkloadTable
+from ..work import processor_seconds
 from .fitdata import load_fit
 from .header import model_header
 from .load import offered_load, solve_scale
@@ -176,7 +177,7 @@ class Feitelson96:
         pos = np.arange(jobs) - starts[g]
         offset = pos * run[g]                   # each repetition starts when the previous one ends
         job_size, job_run = size[g], run[g]
-        work = float(np.dot(job_size.astype(float), job_run))
+        work = processor_seconds(job_size, job_run)
 
         def submits(c: float) -> np.ndarray:
             return np.rint(arrival * c)[g] + offset

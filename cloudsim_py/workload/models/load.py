@@ -17,6 +17,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..work import processor_seconds
+
 log = logging.getLogger(__name__)
 
 
@@ -25,7 +27,7 @@ def offered_load(submit: np.ndarray, procs: np.ndarray, runtime: np.ndarray, mac
     if len(submit) == 0:
         return 0.0
     span = float(np.max(submit) - np.min(submit))
-    work = float(np.dot(np.asarray(procs, dtype=np.float64), np.asarray(runtime, dtype=np.float64)))
+    work = processor_seconds(procs, runtime)
     if span <= 0:
         return math.inf if work > 0 else 0.0
     return work / (machine_procs * span)
