@@ -25,10 +25,15 @@ def test_building_a_dag_job_imports_networkx_then():
     assert job.order == ("a", "b") and "networkx" in sys.modules
 
 
-#: modules a ``cloudsim-py run`` of a datacenter scenario under a rigid-job policy must not
-#: import (issue 19, a fast start): the other commands' tools, the cloud and DAG brokers and
-#: systems, the moldable-job brokers, the synthetic workload models, and what they pull in
+#: modules a ``cloudsim-py run`` of a datacenter scenario under EASY must not import (issue 19, a
+#: fast start): the other commands' tools, the other policies' brokers (conservative, the
+#: consolidation family, the cloud and DAG brokers, the moldable-job brokers), the cloud
+#: systems, the moldable-job workload and per-class metrics, the synthetic workload models, and
+#: what they pull in
 RUN_PATH_FORBIDDEN = ("cloudsim_py.commands", "cloudsim_py.experiments", "cloudsim_py.brokers.dags",
+                      "cloudsim_py.brokers.conservative", "cloudsim_py.brokers.consolidation", "cloudsim_py.brokers.sjf",
+                      "cloudsim_py.workload.moldable", "cloudsim_py.workload.reshape", "cloudsim_py.class_metrics",
+                      "numpy.typing",
                       "cloudsim_py.brokers.leases", "cloudsim_py.brokers.pect", "cloudsim_py.brokers.prio",
                       "cloudsim_py.clouds.local", "cloudsim_py.clouds.lease_plan", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
                       "cloudsim_py.workload.lwf", "networkx", "urllib.request", "matplotlib")

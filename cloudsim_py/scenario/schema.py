@@ -12,21 +12,21 @@ from typing import TYPE_CHECKING, Any, Mapping
 import attrs
 
 from ..brokers.spec import BrokerSpec
-from ..class_metrics import ClassesSpec, class_columns
 from ..errors import PolicyError, ScenarioError, SpecError
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import SUMMARY_KEYS, MetricsSpec
 from ..probes import ProbeSpec, check_probe, probe_registry
 from ..validate import boolean, integer, kind, text
-from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 from ..systems.datacenter import DatacenterSystem
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..class_metrics import ClassesSpec
     from ..clouds.spec import FederationSpec
     from ..systems import DagCloudSystem, LeaseCloudSystem, System
     from ..workload.dag_spec import DagWorkloadSpec
     from ..workload.lease_spec import LeaseWorkloadSpec
+    from ..workload.moldable import MoldableSpec
 
 
 def __getattr__(name: str) -> Any:
@@ -164,6 +164,7 @@ def _moldable(ctx: _Ctx, value: Any) -> MoldableSpec | None:
     """``workload.moldable`` (a mapping; ``null`` or absent: rigid jobs)."""
     if not isinstance(value, Mapping) or value.get("moldable") is None:
         return None
+    from ..workload.moldable import MoldableSpec      # the moldable-job modules, when asked for
     raw = _keys(ctx, value["moldable"], "workload.moldable", _fields(MoldableSpec))
     return ctx.spec(MoldableSpec, raw, "workload.moldable")
 
@@ -175,6 +176,7 @@ def _classes(ctx: _Ctx, value: Any) -> ClassesSpec | None:
         return None
     if value is True:
         value = {}
+    from ..class_metrics import ClassesSpec           # with the moldable-job modules: when asked for
     raw = _keys(ctx, value, "metrics.classes", ("S", "M"))
     return ctx.spec(ClassesSpec, raw, "metrics.classes")
 
@@ -361,6 +363,8 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     else:
         system, brokers = _datacenter_system(ctx, raw, base_dir, env, modules, output)
     _unique_labels(ctx, brokers)
+    if classes is not None:
+        from ..class_metrics import class_columns
     taken = SUMMARY_KEYS + (class_columns(classes) if classes is not None else ())
     probes = _probes(ctx, probes_raw, base_dir, modules, taken)
     return ctx.spec(Scenario, dict(name=name, seed=seed, system=system, brokers=brokers, metrics=metrics,

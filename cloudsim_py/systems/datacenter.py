@@ -8,7 +8,7 @@ the layers below (runner, brokers, infrastructure, workload); nothing of scenari
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 import attrs
 import numpy as np
@@ -22,12 +22,14 @@ from ..outputs import skipped_rows
 from ..runner import RunResult, World, WorldRun, build
 from ..workload.description import RigidJob
 from ..workload.jobs import descriptions_from_table
-from ..workload.moldable import MoldableSpec
 from ..workload.spec import WorkloadSpec
 from ..workload.swf import write_swf
 from ..workload.table import COL, CleaningReport, WorkloadTable, prepare, read_table
 from ..workload.work import processor_seconds
 from .report import comparison_table, probe_keys
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..workload.moldable import MoldableSpec
 
 
 @attrs.define(slots=True, frozen=True)
