@@ -42,8 +42,8 @@ Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windo
 of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest_start``
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
-with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``,
-``horizons`` O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
+with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``
+O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
 ``longest_gap`` O(V), ``horizon`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
 ``overlapping`` O(V log K + output).
 """
@@ -684,21 +684,6 @@ class SlotTable:
         pairs.sort()
         return [v for v, _ in pairs], [u for _, u in pairs]
 
-    def horizons(self, t: float) -> list[float] | None:
-        """For each VM, the time from which it is free for good (the end of its last reservation,
-        or ``t``), provided no VM has a free window before that; else ``None``. Then
-        ``earliest_start(n, d, nb)`` for any ``d`` and ``nb >= t`` is the ``n``-th smallest of
-        ``max(horizon, nb)``, with the lowest VM ids among those free by then (see
-        :func:`earliest_from_horizons`): a scheduler answering many checks against one state
-        computes this once. O(W)."""
-        self._sync()
-        lo, hi = self._lo, self._hi
-        finite = hi < BIG
-        if ((np.maximum(lo, t) < hi) & finite).any():
-            return None
-        ends = np.where(lo < BIG, lo, -BIG).max(axis=1)      # end of each VM's last booking
-        return np.maximum(ends, t).tolist()
-
     def free_count(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
         """For each interval ``[start[i], end[i])``, how many VMs are free over it (a VM is free
         over an interval when one of its windows holds it; its windows are disjoint, so it
@@ -878,23 +863,6 @@ class SlotTable:
             assert self._ig[v] == max([busy[i + 1][0] - busy[i][1] for i in range(k - 1)], default=0.0)
             assert self._ff[v] == (busy[0][0] if k else -BIG)
         assert count == sum(len(r.vms) for r in by_seq.values())
-
-
-def earliest_from_horizons(horizons: list[float], n: int, not_before: float,
-                           vms: Iterable[int] | None = None) -> tuple[float, tuple[int, ...]]:
-    """:meth:`SlotTable.earliest_start` from :meth:`SlotTable.horizons` (not ``None``), for
-    ``not_before`` at or after the time the horizons were taken: the ``n``-th smallest
-    ``max(horizon, not_before)`` of the candidates, and the lowest ids free by then. O(V log V).
-
-    >>> earliest_from_horizons([5.0, 0.0, 3.0], 2, 1.0)
-    (3.0, (1, 2))
-    """
-    cand = range(len(horizons)) if vms is None else sorted(set(vms))
-    times = sorted(h if h > not_before else not_before for h in (horizons[v] for v in cand))
-    if not 1 <= n <= len(times):
-        raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(times)} candidates")
-    t = times[n - 1]
-    return t, tuple([v for v in cand if horizons[v] <= t][:n])
 
 
 def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.clouds.slottable import BIG, earliest_from_horizons, Reservation, SlotTable
+from cloudsim_py.clouds.slottable import BIG, Reservation, SlotTable
 
 
 # -- hand cases -------------------------------------------------------------------------------
@@ -66,16 +66,6 @@ def test_free_until_gives_each_free_vm_the_start_of_its_next_reservation():
     table.reserve("c", [2], 0.0, 5.0)       # VM 2 free from 5 (half-open), nothing after
     assert table.free_until(5.0) == {1: 20.0, 2: float("inf")}
     assert table.free_until(5.0, [0, 1]) == {1: 20.0}
-
-
-def test_horizons_are_when_each_vm_is_free_for_good_unless_one_has_a_window_before():
-    table = SlotTable(2)
-    table.reserve("a", [0], 0.0, 10.0)
-    table.reserve("b", [0], 10.0, 20.0)     # back to back: VM 0 free for good from 20
-    table.reserve("c", [1], 5.0, 8.0)       # VM 1 free over [0, 5): a window
-    assert table.horizons(0.0) is None
-    assert table.horizons(5.0) == [20.0, 8.0]
-    assert earliest_from_horizons([20.0, 8.0], 1, 5.0) == table.earliest_start(1, 100.0, 5.0) == (8.0, (1,))
 
 
 def test_horizons_in_order_and_the_longest_gap_before_a_booking():
@@ -375,10 +365,6 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert got == self.brute.earliest(n, duration, not_before, candidates)
         assert self.table.earliest_start_lists(n, duration, not_before, cand) == got
         assert self.table.start_bound(n, duration, not_before, cand) <= got[0]
-        for t in (0, not_before):
-            horizons = self.table.horizons(t)
-            if horizons is not None and t <= not_before:
-                assert earliest_from_horizons(horizons, n, not_before, cand) == got
         rid = self._new_id()
         t, vms = got
         self.table.reserve(rid, vms, t, t + duration)
