@@ -101,34 +101,40 @@ CELL_NAMES = ("avg wait (min)", "max wait (min)", "avg bsld", "max bsld")
 
 
 def table(path: str, metric: str) -> list[str]:
-    """Markdown rows: per reading, every (trace, policy, cell) as mean ± sd (ours / paper)."""
+    """Markdown rows: one per (trace, policy, cell), one column per reading in the file's order,
+    each cell mean ± sd over the seeds (ours / paper); last rows: the seeds and how many of the
+    16 cells (and of CTC CCFCFS's 4) are within 15 % of the paper's."""
     import statistics
     runs: dict = {}
     for line in open(path):
         d = json.loads(line)
         runs.setdefault(d["reading"], {}).setdefault((d["trace"], d["policy"]), []).append(d[metric])
+    readings = list(runs)
     keys = [(t, p) for t in ("kth", "ctc") for p in ("ccfcfs", "acfcfs")]
-    out = ["| reading | seeds | " + " | ".join(f"{t.upper()} {p.upper()} {c}" for t, p in keys for c in CELL_NAMES)
-           + " | within 15 % | CTC CCFCFS within 15 % |"]
-    out.append("|---" * (3 + 16) + "|---|")
-    for reading, by in runs.items():
-        row, ok, ctc = [], 0, 0
-        n = min(len(v) for v in by.values()) if len(by) == 4 else 0
-        for k in keys:
-            vals = by.get(k, [])
-            for i in range(4):
-                xs = [v[i] for v in vals]
+    out = ["| trace | policy | cell | paper | " + " | ".join(readings) + " |",
+           "|---|---|---|---:|" + "---:|" * len(readings)]
+    ok = dict.fromkeys(readings, 0)
+    ctc = dict.fromkeys(readings, 0)
+    for k in keys:
+        for i, cell in enumerate(CELL_NAMES):
+            row = [k[0].upper(), k[1].upper(), cell, f"{PAPER[k][i]:,}"]
+            for reading in readings:
+                xs = [v[i] for v in runs[reading].get(k, [])]
                 if not xs:
                     row.append("-")
                     continue
                 m = statistics.fmean(xs)
                 sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
                 ratio = m / PAPER[k][i]
-                good = abs(ratio - 1) <= 0.15
-                ok += good
-                ctc += good and k == ("ctc", "ccfcfs")
+                if abs(ratio - 1) <= 0.15:
+                    ok[reading] += 1
+                    ctc[reading] += k == ("ctc", "ccfcfs")
                 row.append(f"{m:,.1f} ± {sd:,.1f} ({ratio:.2f})")
-        out.append(f"| {reading} | {n} | " + " | ".join(row) + f" | {ok} of 16 | {ctc} of 4 |")
+            out.append("| " + " | ".join(row) + " |")
+    seeds = [str(min(len(v) for v in runs[r].values())) for r in readings]
+    out.append("| | | seeds | | " + " | ".join(seeds) + " |")
+    out.append("| | | cells within 15 % | | " + " | ".join(f"{ok[r]} of 16" for r in readings) + " |")
+    out.append("| | | CTC CCFCFS within 15 % | | " + " | ".join(f"{ctc[r]} of 4" for r in readings) + " |")
     return out
 
 
