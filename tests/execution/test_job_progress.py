@@ -149,3 +149,18 @@ def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(ca
         row = rows[job.id]
         if not row["suspensions"]:
             assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads())
+def test_all_idle_finishes_every_job_never_faster_than_a_dedicated_machine(case):
+    """The same under ``per_process_all_idle`` (two tiers: Liu 2015's equations)."""
+    policy, _, hosts, jobs = case
+    r = simulate(jobs, hosts=hosts, tiers=2, policy=policy, seed=len(jobs), check=True,
+                 interference={"preset": "liu2015", "job_progress": "per_process_all_idle"})
+    assert r.summary["jobs_finished"] == len(jobs)
+    rows = r.records.by_id()
+    for job in jobs:
+        row = rows[job.id]
+        if not row["suspensions"]:
+            assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
