@@ -35,8 +35,14 @@ EFF_DRAWS = ("placement", "slice", "process", "mean")
 #: how a job advances from its processes' speeds (key ``job_progress``, Liu 2013 section 5.1:
 #: "the progress of a job depends on the progress of the slowest process in the job"):
 #: ``lockstep``: at its slowest process's current speed, all the time;
-#: ``per_process``: each process at its own speed, the job as far as its least advanced one.
-JOB_PROGRESS = ("lockstep", "per_process")
+#: ``per_process``: each process at its own speed, the job as far as its least advanced one;
+#: ``per_process_all_idle``: as ``per_process``, with the full-speed cases of Liu 2015 eqs. 1-2
+#: read for the whole job ("if its fg VMs are all idle", "if its bg VMs are all idle"): a
+#: background process runs at 1 only while every foreground VM of its job is idle, else at
+#: ``eff * min(1, cpu_idle / cpu_req)`` (``eff`` under an idle one); a foreground process
+#: loses ``loss`` while any background VM of its job is busy. Under ``lockstep`` the two
+#: conditions give the same job speed (its slowest process), so only per process they differ.
+JOB_PROGRESS = ("lockstep", "per_process", "per_process_all_idle")
 
 
 def _job_progress(inst, attr, value):

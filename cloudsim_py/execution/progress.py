@@ -308,12 +308,15 @@ class TwoTierProgress(ProgressModel):
     (tests/execution/test_progress.py). Under ``lockstep`` it keeps each wide job's
     :class:`SlowestSpeed` (``keeps_slowest``)."""
 
-    __slots__ = ("keeps_slowest",)
+    __slots__ = ("keeps_slowest", "all_idle")
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
-                 per_process: bool = False) -> None:
+                 per_process: bool = False, all_idle: bool = False) -> None:
         super().__init__(sim, finish, phase, idle_floor, per_process)
         self.keeps_slowest = not per_process
+        #: ``job_progress: per_process_all_idle``: the full-speed cases of Liu 2015 eqs. 1-2
+        #: ("its fg VMs are all idle", "its bg VMs are all idle") read over the whole job
+        self.all_idle = all_idle
 
     def refresh(self, hosts: Iterable[Any]) -> None:
         """Recompute the speed of every busy slot on ``hosts``, tell each wide job's
@@ -353,7 +356,39 @@ class TwoTierProgress(ProgressModel):
                     ss = jobs[b] = _current(b.run) if keeps else None
                 if ss is not None and new != old:
                     ss.replace(old, new)
+        if self.all_idle:
+            self._job_wide(jobs)
         self.rerate(jobs)
+
+    def _job_wide(self, jobs: Iterable[Any]) -> None:
+        """``per_process_all_idle``: every slot of each job in ``jobs`` again, with eq. 1's
+        and eq. 2's first case read for the job: a background process runs at the host's speed
+        only while no foreground VM of its job is busy, else at ``eff * min(1, left / cpu)``
+        (``eff`` under an idle foreground VM); a foreground process at ``1 - loss`` while any
+        background VM of its job is busy. O(processes) per job (only under ``per_process``,
+        whose re-rate costs as much)."""
+        floor = self.floor
+        for job in jobs:
+            r = job.run
+            if r is None or r.hosts is None:
+                continue
+            hosts, slots = r.hosts, r.slots
+            if r.tier == 0:
+                busy = any(h.slots[1].job is not None for h in hosts)
+                for h, s in zip(hosts, slots):
+                    s.speed = (1.0 - s.loss if busy else 1.0) * h.speed
+            else:
+                busy = any(h.slots[0].job is not None for h in hosts)
+                for h, s in zip(hosts, slots):
+                    if not busy:
+                        s.speed = h.speed
+                        continue
+                    fg = h.slots[0]
+                    left = 1.0 - fg.cpu if fg.job is not None else 1.0
+                    if left < floor:
+                        left = floor
+                    share = left / s.cpu
+                    s.speed = s.eff * (share if share < 1.0 else 1.0) * h.speed
 
 
 class KTierProgress(ProgressModel):
@@ -376,12 +411,16 @@ class KTierProgress(ProgressModel):
 
 
 def progress_model(tiers: int, uniform: bool, sim: Any, finish: Callable[[Any], None], phase: int,
-                   idle_floor: float, per_process: bool = False) -> ProgressModel:
+                   idle_floor: float, per_process: bool = False, all_idle: bool = False) -> ProgressModel:
     """The strategy for ``tiers`` tiers (``uniform``: every host has speed 1; ``per_process``:
-    ``job_progress: per_process``). On one tier a process's speed is its host's for the whole
-    run, so a job ends at its slowest host's pace under either reading: one tier ignores it."""
+    ``job_progress: per_process`` or ``per_process_all_idle``, ``all_idle`` the latter, two
+    tiers only: Liu 2015's equations). On one tier a process's speed is its host's for the
+    whole run, so a job ends at its slowest host's pace under any reading: one tier ignores it."""
     if tiers == 1:
         return OneTierProgress(sim, finish, phase, idle_floor, uniform)
     if tiers == 2:
-        return TwoTierProgress(sim, finish, phase, idle_floor, per_process)
+        return TwoTierProgress(sim, finish, phase, idle_floor, per_process, all_idle)
+    if all_idle:
+        raise ValueError("job_progress per_process_all_idle reads Liu 2015's two-tier equations: "
+                         f"it needs 2 tiers, not {tiers}")
     return KTierProgress(sim, finish, phase, idle_floor, per_process)

@@ -131,7 +131,8 @@ class Datacenter:
         #: the finish action, bound once (a bound method made per start would be an allocation)
         self._done = self._job_done
         self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
-                                       model.job_progress == "per_process")
+                                       model.job_progress != "lockstep",
+                                       all_idle=model.job_progress == "per_process_all_idle")
         self._push = sim.events.push
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline

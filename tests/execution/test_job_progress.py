@@ -55,12 +55,58 @@ def test_per_process_ends_the_job_when_its_last_process_has_done_its_work():
     assert run("per_process") == {1: 10.0, 2: 15.0, 3: 20.0}
 
 
+# ------------------------------------------------------------------ the job-wide idle condition
+
+def run_shared(progress: str, loss: float = 0.0) -> dict[int, float]:
+    """Liu 2015 eqs. 1-2 with "its fg VMs are all idle" read for the job
+    (``per_process_all_idle``), by hand. Same placement as above, eff 0.5, but A and C use 0.75
+    of the CPU: under them a background process of CPU 0.5 gets 0.25 left, a share of 0.5, and
+    advances at eff * 0.5 = 0.25; under an idle foreground VM while the job's other one is busy
+    at eff = 0.5 (CPU_i = 1 >= CPU_r: eq. 2's second case); with both idle at 1.
+
+    - lockstep: 0-10 min(0.25, 1) = 0.25 (2.5 done); 10-20 min(1, 0.25) = 0.25 (5 done);
+      from 20 at 1: done at 25;
+    - per process: host 1's process at 1, done at 10; host 0's at 0.25 to 10 (2.5 done), then
+      at 1: done at 17.5;
+    - all idle (job-wide): 0-10 host 0 at 0.25 (2.5 done), host 1 at 0.5 (5 done); 10-20 host
+      0 at 0.5 (7.5 done), host 1 at 0.25 (7.5 done); from 20 both at 1: done at 22.5.
+
+    With a foreground loss of 0.1, A and C run at 0.9 while B is in the background: A ends at
+    10 / 0.9 = 11.11 and C (started at 10 in host 1's foreground) at 10 + 10 / 0.9 = 21.11 (B
+    is still in the background of both hosts then). B, all idle: 0-10 as above (host 0: 2.5, host 1: 5);
+    10-11.11 host 0 still under A (0.25), host 1 under C (0.25): 2.78 and 5.28 done; 11.11-21.11
+    host 0 at 0.5 (A gone, C busy) -> 7.78, host 1 at 0.25 -> 7.78; from 21.11 both at 1, 2.22
+    left: done at 23.33."""
+    jobs = [Job(1, 0.0, 1, runtime=10.0, cpu_usage=(0.75,)), Job(2, 0.0, 2, runtime=10.0, cpu_usage=(0.5, 0.5)),
+            Job(3, 10.0, 1, runtime=10.0, cpu_usage=(0.75,))]
+    r = simulate(jobs, hosts=2, tiers=2, policy=Scripted(), interference=InterferenceModel("case", job_progress=progress),
+                 factors=FixedFactors(default=(0.5, loss)), check=True)
+    return {i: row["finish"] for i, row in r.records.by_id().items()}
+
+
+def test_the_three_readings_on_a_share_below_one():
+    assert run_shared("lockstep") == {1: 10.0, 2: 25.0, 3: 20.0}
+    assert run_shared("per_process") == {1: 10.0, 2: 17.5, 3: 20.0}
+    assert run_shared("per_process_all_idle") == {1: 10.0, 2: 22.5, 3: 20.0}
+
+
+def test_all_idle_with_a_foreground_loss():
+    got = run_shared("per_process_all_idle", loss=0.1)
+    assert got == pytest.approx({1: 10.0 / 0.9, 2: 21.0 + 1.0 / 9.0 + 20.0 / 9.0, 3: 10.0 + 10.0 / 0.9})
+
+
+def test_all_idle_needs_two_tiers():
+    with pytest.raises(ValueError, match="2 tiers"):
+        simulate([Job(1, 0.0, 1, runtime=1.0)], hosts=1, tiers=3, policy="ktcbf",
+                 interference=InterferenceModel("case", job_progress="per_process_all_idle"))
+
+
 def test_lockstep_is_the_default():
     assert InterferenceModel().job_progress == "lockstep"
 
 
 def test_an_unknown_reading_is_refused_naming_the_key():
-    with pytest.raises(SpecError, match=r"interference\.job_progress.*lockstep, per_process"):
+    with pytest.raises(SpecError, match=r"interference\.job_progress.*lockstep, per_process, per_process_all_idle"):
         DatacenterSpec(hosts=2, tiers=2, interference={"job_progress": "fastest"})
 
 
@@ -100,6 +146,21 @@ def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(ca
     for job in jobs:
         # a job that never paused ran its whole work in its one run, at speed <= 1 (its
         # records' start is its first start, which is its last when it never paused)
+        row = rows[job.id]
+        if not row["suspensions"]:
+            assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads())
+def test_all_idle_finishes_every_job_never_faster_than_a_dedicated_machine(case):
+    """The same under ``per_process_all_idle`` (two tiers: Liu 2015's equations)."""
+    policy, _, hosts, jobs = case
+    r = simulate(jobs, hosts=hosts, tiers=2, policy=policy, seed=len(jobs), check=True,
+                 interference={"preset": "liu2015", "job_progress": "per_process_all_idle"})
+    assert r.summary["jobs_finished"] == len(jobs)
+    rows = r.records.by_id()
+    for job in jobs:
         row = rows[job.id]
         if not row["suspensions"]:
             assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
