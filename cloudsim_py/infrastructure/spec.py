@@ -163,6 +163,11 @@ class DatacenterSpec:
             why = hosts_over_limit(self.host_count, self.tiers)
             if why is not None:
                 raise SpecError("groups" if self.groups else "hosts", why)
+        model = self.interference
+        if model is not None and model.job_progress == "per_process_all_idle" and self.tiers > 2:
+            raise SpecError("interference.job_progress",
+                            f"per_process_all_idle reads Liu 2015's two-tier equations: it needs tiers: 2 "
+                            f"(or 1, where it has no effect), not {self.tiers}")
 
     @property
     def host_count(self) -> int:

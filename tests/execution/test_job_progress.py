@@ -164,3 +164,10 @@ def test_all_idle_finishes_every_job_never_faster_than_a_dedicated_machine(case)
         row = rows[job.id]
         if not row["suspensions"]:
             assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
+
+
+def test_all_idle_on_more_than_two_tiers_is_refused_naming_the_key():
+    # Liu 2015's equations are two-tier: on k > 2 tiers the reading has nothing to read
+    with pytest.raises(SpecError, match=r"interference\.job_progress: per_process_all_idle .* not 3"):
+        DatacenterSpec(hosts=4, tiers=3, interference={"preset": "liu2015", "job_progress": "per_process_all_idle"})
+    DatacenterSpec(hosts=4, tiers=2, interference={"preset": "liu2015", "job_progress": "per_process_all_idle"})
