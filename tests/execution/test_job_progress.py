@@ -96,7 +96,7 @@ def test_all_idle_with_a_foreground_loss():
 
 
 def test_all_idle_needs_two_tiers():
-    with pytest.raises(ValueError, match="2 tiers"):
+    with pytest.raises(SpecError, match=r"interference\.job_progress: .* needs tiers: 2"):
         simulate([Job(1, 0.0, 1, runtime=1.0)], hosts=1, tiers=3, policy="ktcbf",
                  interference=InterferenceModel("case", job_progress="per_process_all_idle"))
 
