@@ -132,15 +132,12 @@ def workloads(draw):
     return policy, tiers, hosts, jobs
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(workloads())
-def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(case):
-    """Under every consolidating policy, 2-4 tiers, per-process progress: the datacenter's
-    checker passes after every timestamp, every job finishes, and none finishes sooner after its
-    last start than its runtime on dedicated processors (no process runs faster than 1)."""
-    policy, tiers, hosts, jobs = case
+def check_finishes_never_faster(policy: str, tiers: int, hosts: int, jobs: list, interference: dict) -> None:
+    """The datacenter's checker passes after every timestamp, every job finishes, and none
+    finishes sooner after its last start than its runtime on dedicated processors (no process
+    runs faster than 1)."""
     r = simulate(jobs, hosts=hosts, tiers=tiers, policy=policy, seed=len(jobs), check=True,
-                 interference={"preset": "liu2013", "job_progress": "per_process"})
+                 interference=interference)
     assert r.summary["jobs_finished"] == len(jobs)
     rows = r.records.by_id()
     for job in jobs:
@@ -151,19 +148,20 @@ def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(ca
             assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads())
+def test_per_process_finishes_every_job_never_faster_than_a_dedicated_machine(case):
+    """Under every consolidating policy, 2-4 tiers, per-process progress."""
+    policy, tiers, hosts, jobs = case
+    check_finishes_never_faster(policy, tiers, hosts, jobs, {"preset": "liu2013", "job_progress": "per_process"})
+
+
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(workloads())
 def test_all_idle_finishes_every_job_never_faster_than_a_dedicated_machine(case):
     """The same under ``per_process_all_idle`` (two tiers: Liu 2015's equations)."""
     policy, _, hosts, jobs = case
-    r = simulate(jobs, hosts=hosts, tiers=2, policy=policy, seed=len(jobs), check=True,
-                 interference={"preset": "liu2015", "job_progress": "per_process_all_idle"})
-    assert r.summary["jobs_finished"] == len(jobs)
-    rows = r.records.by_id()
-    for job in jobs:
-        row = rows[job.id]
-        if not row["suspensions"]:
-            assert row["finish"] >= row["start"] + job.desc.runtime - 1e-6 * job.desc.runtime
+    check_finishes_never_faster(policy, 2, hosts, jobs, {"preset": "liu2015", "job_progress": "per_process_all_idle"})
 
 
 def test_all_idle_on_more_than_two_tiers_is_refused_naming_the_key():
