@@ -73,6 +73,7 @@ from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMED
                          PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
                          LocalCounters, LocalOptions, PhaseListener, Plan, cut_before, positive_length)
 from .overheads import Overheads, Times
+from .quotes import Quotes
 from .slottable import BIG, SlotTable
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,42 +95,6 @@ class PassEnd:
     held: bool                     #: whether its reservation is held in ``free``
     time: float
     ends: list[float]              #: ``free``'s times, ascending
-
-
-@attrs.define(slots=True, eq=False)
-class QuoteProfile:
-    """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
-    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
-    last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
-    :attr:`time`, :meth:`SlotTable.horizon`) and their array only when a quote needs
-    more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
-
-    table: SlotTable
-    version: int
-    time: float
-    longest: float
-    sorted: list[float] | None = None
-    as_array: np.ndarray | None = None
-    answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
-
-    def horizon(self, n: int) -> float:
-        """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
-        list, O(1) once it is made (O(V log V), at most once per state)."""
-        ends = self.sorted
-        if ends is None:
-            if n == 1:
-                return self.table.horizon(1, self.time)
-            ends = self.sorted = self.table.last_ends()
-        e = ends[n - 1]
-        return e if e > self.time else self.time
-
-    def array(self) -> np.ndarray:
-        """The sorted horizons as an array (the batch quotes of :meth:`LocalCloud.quotes`)."""
-        if self.as_array is None:
-            if self.sorted is None:
-                self.sorted = self.table.last_ends()
-            self.as_array = np.maximum(np.array(self.sorted), self.time)
-        return self.as_array
 
 
 class LocalCloud:
@@ -181,8 +146,8 @@ class LocalCloud:
         #: the next pass must look at every waiting lease (one became ready, or re-entered the
         #: queue in the middle)
         self._full = True
-        #: the slot tables' profiles for quotes (hard or not -> see :meth:`_profile`)
-        self._profiles: dict[bool, QuoteProfile] = {}
+        #: the answers to task-checking requests, from the two tables
+        self._quotes = Quotes(self.table, self.hard, dc, self.options.preemption == "suspend")
         #: Overheads.times by (image MB, memory MB, VMs)
         self._times: dict[tuple[float, float, int], Times] = {}
 
@@ -1352,95 +1317,12 @@ class LocalCloud:
 
     # ------------------------------------------------------------------ queries
     def quote(self, n: int, duration: float, not_before: float, ar: bool = False) -> float:
-        """Li et al. IV: the answer to a task-checking request, the earliest time ``>= not_before``
-        at which ``n`` VMs are free for ``duration`` by the slot table (an AR may take what
-        best-effort work holds: only the hard bookings count); ``inf`` if the cloud is too small.
-
-        O(1) after one look at each state of the table (:class:`QuoteProfile`, taken at the
-        first quote after a booking changed, at time ``t0``: O(V) in C, and O(V log V) once if a
-        quote of that state needs more than one VM): a duration longer
-        than every gap before a booking at ``t0`` (gaps only shrink as time goes on) fits only
-        after the horizons, so the answer is ``max(not_before, now, horizons[n - 1])``;
-        the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
-        not_before``: no numpy at all); otherwise a vectorised count of the VMs free over the
-        task's interval (O(W)) and, if too few, one :meth:`SlotTable.earliest_start`,
-        remembered for the same state, time and question (tasks of one type ask the same)."""
-        if n > self.n_vms:
-            return INF
-        now = self.dc.now
-        hard = ar and self.options.preemption == "suspend"
-        prof = self._profile(hard, now)
-        nb = not_before if not_before > now else now
-        d = duration if duration > 0 else TINY
-        h = prof.horizon(n)
-        if h <= nb or d > prof.longest:
-            # n VMs are free for good from not_before on (their last bookings end by then), or
-            # the duration fits in no gap: after the horizons
-            return h if h > nb else nb
-        table = self.hard if hard else self.table
-        if table.free_count(np.array([nb]), np.array([nb + d]))[0] >= n:
-            return nb                        # n VMs are free from not_before on: the usual answer
-        return self._gap_quote(hard, prof, n, d, not_before, now)
-
-    def _profile(self, hard: bool, now: float) -> "QuoteProfile":
-        """The :class:`QuoteProfile` of the hard table or the table, for its present state
-        (made at the first quote after a booking changed: O(V) in C)."""
-        table = self.hard if hard else self.table
-        prof = self._profiles.get(hard)
-        if prof is None or prof.version != table.version:
-            prof = self._profiles[hard] = QuoteProfile(table, table.version, now, table.longest_gap(now))
-        return prof
-
-    def _gap_quote(self, hard: bool, prof: "QuoteProfile", n: int, d: float, nb: float, now: float) -> float:
-        """The answer for a duration that may fit in a gap: remembered for this state of the
-        table by ``(n, d, not_before)`` and reused while it is not in the past (the times that
-        fit do not change with the state, so the earliest one from a later time is the same as
-        long as it is still ahead)."""
-        memo = prof.answers
-        key = (n, d, nb)
-        got = memo.get(key)
-        if got is None or got < now:
-            table = self.hard if hard else self.table
-            got = memo[key] = table.earliest_start(n, d, nb if nb > now else now)[0]
-        return got
+        """Li et al. IV: the answer to a task-checking request (:meth:`Quotes.quote`)."""
+        return self._quotes.quote(n, duration, not_before, ar)
 
     def quotes(self, n: np.ndarray, duration: np.ndarray, not_before: np.ndarray, ar: np.ndarray) -> np.ndarray:
-        """:meth:`quote` of many tasks at once (arrays of VMs, durations, not-befores and AR
-        flags), the same numbers: O(tasks) in numpy (plus O(W) per task whose duration may fit
-        in a gap before a booking, and one :meth:`SlotTable.earliest_start` per distinct such
-        question that does not fit from its not-before time)."""
-        if self.options.preemption != "suspend" or not ar.any():
-            return self._quotes(False, n, duration, not_before)
-        if ar.all():
-            return self._quotes(True, n, duration, not_before)
-        out = np.empty(n.shape[0])
-        for hard, rows in ((False, np.flatnonzero(~ar)), (True, np.flatnonzero(ar))):
-            out[rows] = self._quotes(hard, n[rows], duration[rows], not_before[rows])
-        return out
-
-    def _quotes(self, hard: bool, n: np.ndarray, duration: np.ndarray, not_before: np.ndarray) -> np.ndarray:
-        now = self.dc.now
-        prof = self._profile(hard, now)
-        nb = np.maximum(not_before, now)
-        d = np.where(duration > 0, duration, TINY)
-        n_vms = self.n_vms
-        too_big = int(n.max()) > n_vms
-        h = prof.array()[(np.minimum(n, n_vms) if too_big else n) - 1]
-        q = np.maximum(h, nb)
-        if too_big:
-            q[n > n_vms] = INF
-        longest = prof.longest
-        if float(d.min()) <= longest:                                     # some may fit in a gap
-            # those whose n-th horizon is by their not-before have n VMs free for good from
-            # then: q is already their answer
-            gap = np.flatnonzero((d <= longest) & (n <= n_vms) & (h > nb))
-            table = self.hard if hard else self.table
-            start = nb[gap]
-            now_ok = table.free_count(start, start + d[gap]) >= n[gap]
-            q[gap[now_ok]] = start[now_ok]   # n VMs free from not_before on: the usual answer
-            for k in gap[~now_ok].tolist():
-                q[k] = self._gap_quote(hard, prof, int(n[k]), float(d[k]), float(not_before[k]), now)
-        return q
+        """:meth:`quote` of many tasks at once (:meth:`Quotes.quotes`)."""
+        return self._quotes.quotes(n, duration, not_before, ar)
 
     @property
     def waiting(self) -> int:
