@@ -363,9 +363,10 @@ def build_scenario(data: Any, *, source: str = "<mapping>", lines: Mapping[str, 
     else:
         system, brokers = _datacenter_system(ctx, raw, base_dir, env, modules, output)
     _unique_labels(ctx, brokers)
+    taken: tuple[str, ...] = SUMMARY_KEYS
     if classes is not None:
-        from ..class_metrics import class_columns
-    taken = SUMMARY_KEYS + (class_columns(classes) if classes is not None else ())
+        from ..class_metrics import class_columns      # per-class metrics: imported when asked for
+        taken += class_columns(classes)
     probes = _probes(ctx, probes_raw, base_dir, modules, taken)
     return ctx.spec(Scenario, dict(name=name, seed=seed, system=system, brokers=brokers, metrics=metrics,
                                    output=output, source=source, base_dir=base_dir, classes=classes,
