@@ -165,13 +165,45 @@ def csv_header(text: Sequence[str] = ()) -> str:
 
 def finished_lines(columns: dict[str, Any], text: Sequence[str] = ()) -> list[str]:
     """``jobs.csv`` lines of finished jobs (columns with the derived ones); ``text`` names the
-    system's text columns (lists of strings in ``columns``), written after the numbers."""
-    cols = [columns[n].tolist() for n in JobRecords.FIELDS]
+    system's text columns (lists of strings in ``columns``), written after the numbers.
+
+    Every number is written as its ``repr`` (the shortest text that reads back as the same
+    float). A line is one ``%`` of a format made for the chunk (:func:`_number_format`), whose
+    integer columns and float columns of whole numbers are written by ``%d`` (``repr`` of such a
+    float is its integer and ``.0``): the same bytes as joining the ``repr`` of every value, in
+    about three quarters of the time (a float's shortest ``repr`` costs three integers'). O(rows
+    x columns), all of it in C loops."""
+    fmt, cols = _number_format([columns[n] for n in JobRecords.FIELDS])
     if not text:
-        return [",".join(map(repr, values)) + ",finished,\n" for values in zip(*cols)]
+        return list(map((fmt + ",finished,\n").__mod__, zip(*cols)))
     texts = [columns[n] for n in text]
-    return [",".join(map(repr, values)) + "," + ",".join(map(csv_cell, words)) + ",finished,\n"
+    return [fmt % values + "," + ",".join(map(csv_cell, words)) + ",finished,\n"
             for values, words in zip(zip(*cols), zip(*texts))]
+
+
+#: below this a whole float's ``repr`` is its integer and ``.0`` (from 1e16 on, ``1e+16``)
+_WHOLE_BELOW = 1e16
+
+
+def _number_format(arrays: Sequence[np.ndarray]) -> tuple[str, list[list[Any]]]:
+    """A ``%`` format of one line of ``arrays`` (columns of one length), comma-separated, and
+    the columns as lists to fill it: ``%d`` for an integer column, ``%d.0`` for a float column
+    of whole numbers below 1e16 (given as integers: ``repr`` of such a float is exactly that;
+    not when a zero is negative, ``-0.0``), ``%r`` for any other. O(rows) per column in numpy."""
+    parts: list[str] = []
+    lists: list[list[Any]] = []
+    for a in arrays:
+        if a.dtype.kind in "iu":
+            parts.append("%d")
+            lists.append(a.tolist())
+        elif (a.dtype.kind == "f" and a.size and bool(np.all(np.abs(a) < _WHOLE_BELOW))
+              and bool(np.all(np.floor(a) == a)) and not bool(np.any(np.signbit(a) & (a == 0)))):
+            parts.append("%d.0")
+            lists.append(a.astype(np.int64).tolist())
+        else:
+            parts.append("%r")
+            lists.append(a.tolist())
+    return ",".join(parts), lists
 
 
 def csv_cell(text: str) -> str:
