@@ -28,6 +28,7 @@ from cloudsim_py import Job, simulate
 from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.brokers.conservative import ConservativeBroker
 from cloudsim_py.brokers.easy import EasyBroker
+from cloudsim_py.brokers.profile import AvailabilityProfile
 from cloudsim_py.errors import JobError, ScenarioError
 from cloudsim_py.scenario import load_scenario
 
@@ -297,6 +298,31 @@ def test_conservative_does_not_delay_the_job_after_a_vanishing_runtime():
     jobs = [Job(1, t, 1, runtime=1e-12, runtime_estimate=1e-12), Job(2, t, 1, runtime=1.0, runtime_estimate=1.0)]
     r = simulate(jobs, hosts=1, policy="conservative", check=True)
     assert r.records.by_id()[2]["start"] == t
+
+
+def test_conservative_keeps_no_vanishing_reservation_where_its_processors_are_busy():
+    """The long profile's failure (shrunk to nine jobs of its 172). No two of these jobs fit
+    together on 12 processors, so they run one after the other in arrival order, each from the
+    previous one's end. Job 129 runs 1,000,000 s against its 250,000 s estimate; 143's estimate,
+    2.5e-10 s, vanishes on the clock (t + 2.5e-10 == t at t ~ 4e6). The replan after 129 overran
+    kept 143's empty booking inside 129's run (an empty interval read as all free), the pass
+    stopped at it, no pass came until 129 ended, and the compression then met gains before the
+    profile's origin: ``max() arg is an empty sequence``. Now 143 waits like any job."""
+    spec = [(48, 703612.0, 12, 1e5, 1e5), (51, 704812.0, 10, 1e6, 5e5), (64, 706054.0, 8, 1e6, 1e6),
+            (115, 1511167.0, 8, 1e6, 1e7), (116, 1511167.0, 12, 1e5, 5e4), (124, 1513002.0, 7, 1e5, 5e4),
+            (129, 1613612.0, 12, 1e6, 2.5e5), (141, 1714323.0, 12, 1e5, 2.5e4), (143, 1714353.0, 12, 1e-9, 2.5e-10)]
+    jobs = [Job(i, s, p, runtime=r, runtime_estimate=e) for i, s, p, r, e in spec]
+    r = simulate(jobs, hosts=12, policy="conservative", check=True)
+    starts = {i: row["start"] for i, row in r.records.by_id().items()}
+    assert starts == {48: 703612.0, 51: 803612.0, 64: 1803612.0, 115: 2803612.0, 116: 3803612.0,
+                      124: 3903612.0, 129: 4003612.0, 141: 5003612.0, 143: 5103612.0}
+    check("conservative", 3, 12, "event", [Job(i, s, p, runtime=r, runtime_estimate=e) for i, s, p, r, e in spec])
+
+
+def test_the_profile_has_nothing_free_before_its_origin():
+    profile = AvailabilityProfile(12, 100.0)
+    assert profile.max_free(50.0, 60.0) == 0          # over before the origin
+    assert profile.max_free(50.0, 150.0) == 12        # reaches into it
 
 
 def test_conservative_does_not_poll_while_a_job_overruns():

@@ -3,6 +3,7 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from itertools import compress
 
@@ -350,12 +351,17 @@ class ConservativeBroker(Broker):
         for entry in sorted(self._due, key=_arrival):
             start, _, job = entry
             end = start + job.runtime_estimate
-            if now <= start < INF and profile.min_free(start, end) >= job.procs:
+            # an estimate that vanishes on the clock at its start (start + estimate == start)
+            # books nothing, but the job still needs its processors at that instant, as
+            # AvailabilityProfile.earliest has it: the step holding start must have room
+            held = end if end > start else math.nextafter(start, INF)
+            if now <= start < INF and profile.min_free(start, held) >= job.procs:
                 profile.book_span(start, end, job.procs)
             else:
                 moved.append(entry)
-                if start < INF:
-                    self._gain_starts.append(start)   # its old place, for the compression
+                if start < INF and end > now:
+                    # its old place from now on, for the compression (the profile begins now)
+                    self._gain_starts.append(start if start > now else now)
                     gains.append(end)
         for entry in moved:
             _, seq, job = entry

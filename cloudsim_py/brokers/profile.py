@@ -90,11 +90,14 @@ class AvailabilityProfile:
         return INF
 
     def max_free(self, t0: float, t1: float) -> int:
-        """Most processors free at any moment of ``[t0, t1)`` (0 for an empty interval)."""
+        """Most processors free at any moment of ``[t0, t1)`` within the profile (0 for an
+        interval that is empty or over before the profile's origin: the past holds nothing)."""
+        time = self.time
+        if t0 < time[0]:
+            t0 = time[0]
         if t1 <= t0:
             return 0
-        time = self.time
-        i = max(bisect_right(time, t0) - 1, 0)
+        i = bisect_right(time, t0) - 1
         j = bisect_left(time, t1)
         return max(self.free[i:j])
 
