@@ -48,6 +48,14 @@ class Registry(Generic[T]):
             key = name.lower()
             if key in self._items and self._items[key] is not obj:
                 raise self.error(f"{self.kind} {name!r} is registered twice")
+            lazy = self._lazy.get(key)
+            if lazy is not None:
+                # a built-in registered by name, its module not imported yet: only that module
+                # may take the name (else the built-in would fail later, when it is imported)
+                module = str(getattr(obj, "__module__", ""))
+                if module != lazy and not module.startswith(lazy + "."):
+                    raise self.error(f"{self.kind} {name!r} is registered twice: it is the name of a "
+                                     f"built-in {self.kind} ({lazy})")
             self._items[key] = obj
             return obj
 

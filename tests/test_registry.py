@@ -119,3 +119,21 @@ def test_constructor_keywords_are_read_from_the_broker_class():
 
     assert _parameters(Named) == (False, ("depth", "alpha"))
     assert _parameters(Open) == (True, ())
+
+
+def test_a_name_of_a_built_in_not_yet_imported_cannot_be_taken():
+    # conservative backfilling is registered by name and imported when first asked for; a class
+    # of another module registering that name is refused at once, not when the built-in loads
+    from cloudsim_py.registry import Registry
+
+    r = Registry("policy", entry_point_group=None)
+    r.register_lazy("conservative", "cloudsim_py.brokers.conservative")
+
+    class Mine:
+        pass
+
+    with pytest.raises(PolicyError, match=r"'conservative' is registered twice: it is the name of a built-in "
+                                          r"policy \(cloudsim_py\.brokers\.conservative\)"):
+        r.register("conservative")(Mine)
+    r.register("mine")(Mine)                    # any other name is free
+    assert r.get("mine") is Mine
