@@ -33,7 +33,7 @@ def test_building_a_dag_job_imports_networkx_then():
 RUN_PATH_FORBIDDEN = ("cloudsim_py.commands", "cloudsim_py.experiments", "cloudsim_py.brokers.dags",
                       "cloudsim_py.brokers.conservative", "cloudsim_py.brokers.consolidation", "cloudsim_py.brokers.sjf",
                       "cloudsim_py.workload.moldable", "cloudsim_py.workload.reshape", "cloudsim_py.class_metrics",
-                      "numpy.typing",
+                      "numpy.typing", "shutil",
                       "cloudsim_py.brokers.leases", "cloudsim_py.brokers.pect", "cloudsim_py.brokers.prio",
                       "cloudsim_py.clouds.local", "cloudsim_py.clouds.lease_plan", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
                       "cloudsim_py.workload.lwf", "networkx", "urllib.request", "matplotlib")
@@ -95,3 +95,15 @@ def test_the_command_line_keeps_a_blas_thread_count_the_environment_gives():
 def test_the_command_line_leaves_the_blas_alone_once_numpy_is_imported():
     # too late to matter then: numpy read the environment when it was imported
     assert _blas_setting_after_main("import numpy", None) == "unset"
+
+
+def test_the_help_width_is_the_terminal_s_as_shutil_has_it(monkeypatch):
+    import shutil
+
+    from cloudsim_py.cli import terminal_columns
+    monkeypatch.setenv("COLUMNS", "123")
+    assert terminal_columns() == 123 == shutil.get_terminal_size().columns
+    monkeypatch.setenv("COLUMNS", "not a number")
+    assert terminal_columns() == shutil.get_terminal_size().columns
+    monkeypatch.delenv("COLUMNS")
+    assert terminal_columns() == shutil.get_terminal_size().columns     # 80 under pytest's capture
