@@ -28,6 +28,7 @@ from cloudsim_py import Job, simulate
 from cloudsim_py.brokers.base import broker_registry
 from cloudsim_py.brokers.conservative import ConservativeBroker
 from cloudsim_py.brokers.easy import EasyBroker
+from cloudsim_py.brokers.plan import Plan
 from cloudsim_py.brokers.profile import AvailabilityProfile
 from cloudsim_py.errors import JobError, ScenarioError
 from cloudsim_py.scenario import load_scenario
@@ -317,6 +318,27 @@ def test_conservative_keeps_no_vanishing_reservation_where_its_processors_are_bu
     assert starts == {48: 703612.0, 51: 803612.0, 64: 1803612.0, 115: 2803612.0, 116: 3803612.0,
                       124: 3903612.0, 129: 4003612.0, 141: 5003612.0, 143: 5103612.0}
     check("conservative", 3, 12, "event", [Job(i, s, p, runtime=r, runtime_estimate=e) for i, s, p, r, e in spec])
+
+
+def test_pect_holds_the_processors_of_a_job_whose_estimate_vanishes():
+    """The long profile's failure under Scojo-PECT (shrunk to seven jobs of its 146): job 125's
+    estimate, 2.5e-10 s, vanishes on the clock at t = 4,932,112.001. Its booking in the pass's
+    plan had no length, so the plan still showed its 13 processors free and offered them to
+    job 146 in the same pass: the datacenter refused the start (``needs 13 slots in tier 0, 0
+    available``). Now 125 holds them for its instant and 146 starts after it."""
+    spec = [(70, 808032.0, 13, 1e6, 1e6), (95, 1209424.0, 13, 0.001, 0.00025), (96, 1209429.0, 13, 1e6, 2e6),
+            (97, 1209430.0, 2, 1e6, 1e7), (101, 1310035.0, 13, 1e6, 2.5e5), (125, 1512549.0, 13, 1e-9, 2.5e-10),
+            (146, 1913906.0, 13, 0.5, 0.125)]
+    for tiers in (1, 3):
+        check("pect", tiers, 13, "event", [Job(i, s, p, runtime=r, runtime_estimate=e) for i, s, p, r, e in spec])
+
+
+def test_a_plan_holds_a_vanishing_booking_for_its_instant():
+    t = 5e6
+    plan = Plan(13, t)
+    plan.take_now(13, 2.5e-10)                        # t + 2.5e-10 == t
+    assert plan.free_now() == 0 and not plan.fits_now(1, 1.0)
+    assert Plan(13, t).reserve(13, 2.5e-10) == t
 
 
 def test_the_profile_has_nothing_free_before_its_origin():

@@ -13,9 +13,10 @@ second from now, as the ``conservative`` broker assumes.
 
 from __future__ import annotations
 
+import math
 from typing import Iterable
 
-from .profile import AvailabilityProfile
+from .profile import INF, AvailabilityProfile
 
 #: a running job past its estimated end is assumed to end this many seconds from now
 OVERRUN_S = 1.0
@@ -61,11 +62,21 @@ class Plan:
     def reserve(self, procs: int, duration: float) -> float:
         """Book ``procs`` at the earliest time they are free for ``duration``; returns it."""
         start = self.profile.earliest(self.now, procs, duration)
-        self.profile.book(start, duration, procs)
+        self.profile.book_span(start, _held_until(start, duration), procs)
         if start > self.now:
             self.blocked = True
         return start
 
     def take_now(self, procs: int, duration: float) -> None:
         """Book ``procs`` from now (after :meth:`fits_now` said they are free)."""
-        self.profile.book(self.now, duration, procs)
+        self.profile.book_span(self.now, _held_until(self.now, duration), procs)
+
+
+def _held_until(start: float, duration: float) -> float:
+    """The end of a booking of ``duration`` from ``start``: ``start + duration``, or the next
+    time on the clock when the duration vanishes there (``start + duration == start``, e.g.
+    2.5e-10 s at t = 5e6). Such a job still holds its processors at ``start``, where it runs and
+    ends; a booking of no length would leave them free in the plan for the next job of the
+    pass."""
+    end = start + duration
+    return end if end > start else math.nextafter(start, INF)
