@@ -339,6 +339,8 @@ def test_a_plan_holds_a_vanishing_booking_for_its_instant():
     plan.take_now(13, 2.5e-10)                        # t + 2.5e-10 == t
     assert plan.free_now() == 0 and not plan.fits_now(1, 1.0)
     assert Plan(13, t).reserve(13, 2.5e-10) == t
+    busy = Plan(13, t, [(13, t + 10.0)])
+    assert not busy.fits_now(1, 2.5e-10)              # its instant is taken too
 
 
 def test_the_profile_has_nothing_free_before_its_origin():

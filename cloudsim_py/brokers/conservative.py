@@ -3,7 +3,6 @@ in an availability profile; a job may jump ahead only where it delays no earlier
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from itertools import compress
 
@@ -12,7 +11,7 @@ from sortedcontainers import SortedList
 from ..engine import Event
 from ..workload.job import Job
 from .base import Broker, register_broker
-from .profile import INF, AvailabilityProfile
+from .profile import INF, AvailabilityProfile, held_end
 
 
 @register_broker("conservative", "Conservative backfilling: a reservation for every waiting job")
@@ -351,11 +350,9 @@ class ConservativeBroker(Broker):
         for entry in sorted(self._due, key=_arrival):
             start, _, job = entry
             end = start + job.runtime_estimate
-            # an estimate that vanishes on the clock at its start (start + estimate == start)
-            # books nothing, but the job still needs its processors at that instant, as
-            # AvailabilityProfile.earliest has it: the step holding start must have room
-            held = end if end > start else math.nextafter(start, INF)
-            if now <= start < INF and profile.min_free(start, held) >= job.procs:
+            # an estimate that vanishes on the clock at its start still needs its processors at
+            # that instant, as AvailabilityProfile.earliest has it (held_end)
+            if now <= start < INF and profile.min_free(start, held_end(start, end)) >= job.procs:
                 profile.book_span(start, end, job.procs)
             else:
                 moved.append(entry)

@@ -13,10 +13,9 @@ second from now, as the ``conservative`` broker assumes.
 
 from __future__ import annotations
 
-import math
 from typing import Iterable
 
-from .profile import INF, AvailabilityProfile
+from .profile import AvailabilityProfile, held_end
 
 #: a running job past its estimated end is assumed to end this many seconds from now
 OVERRUN_S = 1.0
@@ -51,7 +50,7 @@ class Plan:
     def fits_now(self, procs: int, duration: float) -> bool:
         """Whether ``procs`` are free during ``[now, now + duration)`` with every booking so far."""
         time, free = self.profile.time, self.profile.free
-        end = self.now + duration
+        end = held_end(self.now, self.now + duration)     # a vanishing duration: the instant now
         for k in range(len(time)):       # the profile starts at now (it is never advanced)
             if time[k] >= end:
                 return True
@@ -62,21 +61,12 @@ class Plan:
     def reserve(self, procs: int, duration: float) -> float:
         """Book ``procs`` at the earliest time they are free for ``duration``; returns it."""
         start = self.profile.earliest(self.now, procs, duration)
-        self.profile.book_span(start, _held_until(start, duration), procs)
+        self.profile.book_span(start, held_end(start, start + duration), procs)
         if start > self.now:
             self.blocked = True
         return start
 
     def take_now(self, procs: int, duration: float) -> None:
         """Book ``procs`` from now (after :meth:`fits_now` said they are free)."""
-        self.profile.book_span(self.now, _held_until(self.now, duration), procs)
+        self.profile.book_span(self.now, held_end(self.now, self.now + duration), procs)
 
-
-def _held_until(start: float, duration: float) -> float:
-    """The end of a booking of ``duration`` from ``start``: ``start + duration``, or the next
-    time on the clock when the duration vanishes there (``start + duration == start``, e.g.
-    2.5e-10 s at t = 5e6). Such a job still holds its processors at ``start``, where it runs and
-    ends; a booking of no length would leave them free in the plan for the next job of the
-    pass."""
-    end = start + duration
-    return end if end > start else math.nextafter(start, INF)

@@ -6,10 +6,19 @@ at the first window that fits, so the cost per query is the number of steps scan
 
 from __future__ import annotations
 
+import math
 from bisect import bisect_left, bisect_right
 from itertools import compress, islice
 
 INF = float("inf")
+
+
+def held_end(start: float, end: float) -> float:
+    """Until when a job booked over ``[start, end)`` holds its processors: ``end``, or the next
+    time on the clock when its duration vanished there (``start + duration == start``, e.g.
+    2.5e-10 s at t = 5e6). Such a job still runs, and ends, at ``start``: a booking of no length
+    would leave its processors free in the profile for another job at that instant."""
+    return end if end > start else math.nextafter(start, INF)
 
 
 class AvailabilityProfile:
