@@ -206,6 +206,65 @@ def wfformat_cases() -> Iterator[tuple[str, dict]]:
     yield "wfformat:not an object", {"workflow": []}
 
 
+#: a 1.4 instance (schema before the specification/execution split), written here so that its
+#: cases do not need ../shared; ``LEGACY13`` the same in 1.3's names and units
+LEGACY14 = {
+    "name": "legacy", "schemaVersion": "1.4",
+    "workflow": {
+        "makespanInSeconds": 9.0, "executedAt": "2020-01-01T00:00:00Z",
+        "machines": [{"nodeName": "m1", "cpu": {"count": 4, "speed": 2000}, "memoryInBytes": 8_000_000_000}],
+        "tasks": [
+            {"name": "a_ID1", "id": "ID1", "parents": [], "children": ["b_ID2"], "runtimeInSeconds": 2.0,
+             "cores": 1, "memoryInBytes": 1000, "machine": "m1",
+             "files": [{"link": "output", "name": "f", "sizeInBytes": 10}]},
+            {"name": "b_ID2", "id": "ID2", "parents": ["a_ID1"], "runtimeInSeconds": 3.0,
+             "files": [{"link": "input", "name": "f", "sizeInBytes": 10}]},
+        ],
+    },
+}
+LEGACY13 = {
+    "name": "legacy", "schemaVersion": "1.3",
+    "workflow": {
+        "makespan": 9.0, "executedAt": "2020-01-01T00:00:00Z",
+        "machines": [{"nodeName": "m1", "cpu": {"count": 4, "speed": 2000}, "memory": 8_000_000}],
+        "tasks": [
+            {"name": "a_ID1", "parents": [], "runtime": 2.0, "memory": 1,
+             "files": [{"link": "output", "name": "f", "size": 10}]},
+            {"name": "b_ID2", "parents": ["a_ID1"], "runtime": 3.0,
+             "files": [{"link": "input", "name": "f", "size": 10}]},
+        ],
+    },
+}
+
+
+def legacy_wfformat_cases() -> Iterator[tuple[str, dict]]:
+    """Every number, name and list of the 1.4 and 1.3 documents spoiled."""
+    for label, doc, keys, file_key, top in (
+            ("1.4", LEGACY14, ("runtimeInSeconds", "cores", "memoryInBytes"), "sizeInBytes", "makespanInSeconds"),
+            ("1.3", LEGACY13, ("runtime", "memory"), "size", "makespan")):
+        tasks = ("workflow", "tasks")
+        for key in keys:
+            for name, bad in NOT_JSON_NUMBER.items():
+                if key == "memory" and name == "null":
+                    continue                  # an absent memory is allowed
+                if key in ("cores", "memoryInBytes") and name == "null":
+                    continue
+                yield f"wfformat {label}:tasks[0].{key}={name}", put(doc, tasks + (0, key), bad)
+        for name, bad in NOT_JSON_NUMBER.items():
+            yield f"wfformat {label}:files[0].{file_key}={name}", put(doc, tasks + (1, "files", 0, file_key), bad)
+            yield f"wfformat {label}:{top}={name}", put(doc, ("workflow", top), bad)
+        for key, bads in (("name", (("null", None), ("number", 7), ("list", [1]))),
+                          ("parents", (("number", 7), ("unknown", ["no-such-task"]), ("mapping", {"a": 1}))),
+                          ("files", (("number", 7), ("text", "f"))),
+                          ("machine", (("unknown", "m9"), ("number", 7)))):
+            for name, bad in bads:
+                yield f"wfformat {label}:tasks[1].{key}={name}", put(doc, tasks + (1, key), bad)
+        yield f"wfformat {label}:a task twice", put(doc, tasks, doc["workflow"]["tasks"] * 2)
+        yield f"wfformat {label}:no tasks", put(doc, tasks, [])
+        yield f"wfformat {label}:a cycle", put(doc, tasks + (0, "parents"), ["b_ID2"])
+        yield f"wfformat {label}:tasks not a list", put(doc, tasks, {"a": 1})
+
+
 CLI_CASES = [
     ("run --set without =", ["run", "{scenario}", "--set", "seed"]),
     ("run --set unknown key", ["run", "{scenario}", "--set", "no_such.key=1"]),
@@ -331,6 +390,29 @@ def test_a_bad_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
     path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
     code, err = refused(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"], capsys)
     assert_one_clear_line(code, err, str(wf))
+
+
+LEGACY = list(legacy_wfformat_cases())
+
+
+@pytest.mark.parametrize("case", range(len(LEGACY)), ids=[name for name, _ in LEGACY])
+def test_a_bad_1_4_or_1_3_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
+    _, doc = LEGACY[case]
+    wf = tmp_path / "w.json"
+    wf.write_text(json.dumps(doc))
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
+    code, err = refused(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"], capsys)
+    assert_one_clear_line(code, err, str(wf))
+
+
+@pytest.mark.parametrize("doc", [LEGACY14, LEGACY13], ids=["1.4", "1.3"])
+def test_the_base_1_4_and_1_3_workflow_files_are_valid(doc, tmp_path, capsys):
+    wf = tmp_path / "w.json"
+    wf.write_text(json.dumps(doc))
+    path = tmp_path / "s.yaml"
+    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
 
 
 @pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")

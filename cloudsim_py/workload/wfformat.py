@@ -1,4 +1,5 @@
-"""Real workflows in WfFormat (WfCommons JSON, schema 1.5 and 1.6) read into a
+"""Real workflows in WfFormat (WfCommons JSON, schema 1.5 and 1.6; 1.0-1.4 in
+:mod:`~cloudsim_py.workload.wfformat_legacy`) read into a
 :class:`~cloudsim_py.workload.dag.DagJob`, with the machines they ran on and their measured
 makespan. Imports nothing from the engine; needs no ``wfcommons`` package.
 
@@ -196,9 +197,12 @@ def workflow_from_dict(doc: Mapping[str, Any], source: str = "<memory>", job_id:
         raise TraceError(f"{where}: the document must be a JSON object")
     version = str(doc.get("schemaVersion"))
     if version not in SCHEMA_VERSIONS:
+        from .wfformat_legacy import LEGACY_VERSIONS, legacy_workflow_from_dict
+
+        if version in LEGACY_VERSIONS:
+            return legacy_workflow_from_dict(doc, version, where, job_id, submit_time, cloud)
         raise TraceError(f"{where}: key schemaVersion = {doc.get('schemaVersion')!r} is not supported "
-                         f"(supported: {', '.join(SCHEMA_VERSIONS)}; older files have no "
-                         "specification/execution split)")
+                         f"(supported: {', '.join(LEGACY_VERSIONS + SCHEMA_VERSIONS)})")
     workflow = _get(where, doc, "workflow", Mapping, "")
     spec = _get(where, workflow, "specification", Mapping, "workflow")
     execution = _get(where, workflow, "execution", Mapping, "workflow")

@@ -173,8 +173,9 @@ def test_a_duplicate_task_id_is_an_error():
 
 
 def test_an_unsupported_schema_version_is_an_error():
-    with pytest.raises(TraceError, match=r"key schemaVersion = '1.4' is not supported \(supported: 1.5, 1.6"):
-        workflow_from_dict(doc(lambda d: d.update(schemaVersion="1.4")), source="tiny.json")
+    with pytest.raises(TraceError, match=r"key schemaVersion = '2.0' is not supported "
+                                         r"\(supported: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6\)"):
+        workflow_from_dict(doc(lambda d: d.update(schemaVersion="2.0")), source="tiny.json")
 
 
 def test_a_missing_specification_names_the_key():
