@@ -95,6 +95,13 @@ def _fmt_pct(x: float) -> str:
     return f"{100.0 * x:.1f} %"
 
 
+def _fmt(x: float, spec: str, why: str) -> str:
+    """``x`` formatted, or ``n/a (why)`` when it is not a finite number (a trace of one job has
+    no inter-arrival time; jobs all submitted at one instant have no span to load)."""
+    x = float(x)
+    return format(x, spec) if np.isfinite(x) else f"n/a ({why})"
+
+
 def _cmd_stats(args: argparse.Namespace) -> int:
     try:
         table = read_table(args.file)
@@ -133,16 +140,20 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     for line in report.lines()[1:]:
         print(f"               {line}")
     print(f"machine         {machine} processors ({machine_from})")
-    print(f"span            {(submit.max() - submit.min()) / 86400:.1f} days, {d['jobs_per_day']:.1f} jobs/day, "
-          f"mean inter-arrival {d['mean_interarrival']:.0f} s")
-    print(f"offered load    {d['offered_load']:.3f}")
+    one_time = "one job" if len(prepared) == 1 else "every job submitted at one time"
+    rate = (f"{d['jobs_per_day']:.1f} jobs/day, mean inter-arrival {d['mean_interarrival']:.0f} s"
+            if np.isfinite(d["jobs_per_day"]) else one_time)
+    print(f"span            {(submit.max() - submit.min()) / 86400:.1f} days, {rate}")
+    print(f"offered load    {_fmt(d['offered_load'], '.3f', one_time)}")
     print(f"size            serial {_fmt_pct(d['serial_fraction'])}, power of two (>1) "
           f"{_fmt_pct(d['pow2_parallel_fraction'])}, mean {d['mean_size']:.1f}, median "
           f"{np.median(procs):.0f}, max {d['max_size']}")
     print("size classes    " + ", ".join(f"{c} {100 * v:.1f}%" for c, v in zip(SIZE_CLASSES, d["size_class_fraction"].values())))
     print(f"runtime (s)     mean {d['runtime_mean']:.0f}, median {d['runtime_median']:.0f}, cv "
           f"{d['runtime_cv']:.2f}, p90 {np.percentile(run, 90):.0f}, max {run.max():.0f}")
-    print(f"size-runtime    corr {d['corr_size_runtime']:+.3f} (log-log {d['corr_log_size_log_runtime']:+.3f})")
+    same = "size or runtime constant"
+    print(f"size-runtime    corr {_fmt(d['corr_size_runtime'], '+.3f', same)} "
+          f"(log-log {_fmt(d['corr_log_size_log_runtime'], '+.3f', same)})")
     req = prepared.data[:, COL["req_time"]]
     if np.any(req > 0):
         ratio = run[req > 0] / req[req > 0]

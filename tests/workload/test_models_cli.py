@@ -117,3 +117,24 @@ def test_generate_refuses_more_jobs_than_memory_holds_naming_the_option(tmp_path
     assert capsys.readouterr().err == ("cloudsim-py: error: --jobs: 1,000,000,000,000 jobs need about 466 TiB of memory, "
                                        "more than the limit of 64 MiB ($CLOUDSIM_PY_MEMORY_LIMIT)\n")
     assert not out.exists()
+
+
+def test_stats_of_one_job_says_so_instead_of_printing_nan(tmp_path, capsys):
+    f = tmp_path / "one.swf"
+    _write(f, {"MaxProcs": 8}, [(0, 4, 100)])
+    assert run("workload", "stats", str(f)) == 0
+    out = capsys.readouterr().out
+    assert "span            0.0 days, one job\n" in out
+    assert "offered load    n/a (one job)\n" in out
+    assert "corr n/a (size or runtime constant)" in out
+    assert "nan" not in out and "inf" not in out
+
+
+def test_stats_of_jobs_submitted_at_one_time_has_no_rate_or_load(tmp_path, capsys):
+    f = tmp_path / "burst.swf"
+    _write(f, {"MaxProcs": 8}, [(0, 1, 10), (0, 2, 30)])
+    assert run("workload", "stats", str(f)) == 0
+    out = capsys.readouterr().out
+    assert "span            0.0 days, every job submitted at one time\n" in out
+    assert "offered load    n/a (every job submitted at one time)\n" in out
+    assert "corr +1.000" in out             # two points on a line
