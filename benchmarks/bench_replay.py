@@ -27,6 +27,7 @@ import gzip
 import heapq
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -135,12 +136,24 @@ def main() -> None:
             name, procs, *pol = spec.split(":")
             plan.append((name, int(procs), tuple(pol[0].split(",")) if pol else ("fcfs", "easy")))
     env = dict(os.environ)
+    made: list[str] = []                  # temporary folders, removed at the end
     if not args.cold:
         # compiled modules, as an installed package has them: a source checkout run under
         # PYTHONDONTWRITEBYTECODE=1 recompiles every module at every start (about 0.25 s)
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="bench-replay-pyc-")
+        made.append(env["PYTHONPYCACHEPREFIX"])
     away = tempfile.mkdtemp(prefix="bench-replay-run-")     # the runs' folder, outside any checkout
+    made.append(away)
+    try:
+        _replay(args, plan, env, away)
+    finally:
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _replay(args: argparse.Namespace, plan: list, env: dict, away: str) -> None:
+    """Each trace and policy of ``plan``: the plain loop and the whole run, alternating."""
     print(f"# CPU s of fresh processes, best of {args.repeat} after a warm-up run, alternating; "
           f"{args.python}{' (cold: no bytecode cache)' if args.cold else ''}")
     print(f"{'trace':32} {'policy':6} {'loop s':>7} {'run s':>7} {'run/loop':>8}")

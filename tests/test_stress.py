@@ -43,8 +43,8 @@ MAX_TIERS = 4
 SLICE_S = 600.0
 
 # ---------------------------------------------------------------------------------------------
-# Known conservative-backfilling failures of issue 11, fixed by the merge of the branch `trust`:
-# each has an explicit example below. Set this to True to leave generated cases that could hit
+# Known conservative-backfilling failures of issue 11, fixed since (each has an explicit
+# example below, which runs in the default profile). Set this to True to leave generated cases that could hit
 # them out (`known_conservative_case`), should one of them come back.
 KNOWN_CONSERVATIVE_BUGS = False
 
@@ -192,7 +192,7 @@ def check(policy: str, tiers: int, hosts: int, fidelity: str, jobs: list[Job], b
 
 def run_case(case) -> None:
     policy, tiers, hosts, fidelity, jobs, progress = case
-    # known failures fixed on the branch `trust`: see KNOWN_CONSERVATIVE_BUGS
+    # known failures of issue 11, fixed since: see KNOWN_CONSERVATIVE_BUGS
     assume(known_conservative_case(policy, fidelity, tiers, jobs) is None)
     check(policy, tiers, hosts, fidelity, jobs, progress=progress)
 
@@ -286,7 +286,7 @@ def test_conservative_releases_the_booking_of_a_job_ending_before_its_estimate()
 def test_conservative_on_two_tiers_in_slice_fidelity_finishes_every_job():
     # 4 hosts, 2 tiers, slices of 1 s. J1 (3 procs, est 10) runs 0-20; J2 (4 procs, runs 0.25,
     # est 0.5) is reserved at 10 and waits for J1; J3 (4 procs, 1 s) arrives at 15 behind it.
-    # J1 ends at 20, J2 runs 20-20.25, J3 must follow (the branch trust's example)
+    # J1 ends at 20, J2 runs 20-20.25, J3 must follow (issue 11's example)
     jobs = [Job(1, 0.0, 3, runtime=20.0, runtime_estimate=10.0), Job(2, 1.0, 4, runtime=0.25, runtime_estimate=0.5),
             Job(3, 15.0, 4, runtime=1.0, runtime_estimate=1.0)]
     r = simulate(jobs, hosts=4, tiers=2, policy="conservative", fidelity="slice", slice_s=1.0)
