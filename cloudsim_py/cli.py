@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
 import time
-import traceback
 from typing import Any, Sequence, TextIO
 
 from . import __version__
 from .errors import CloudSimError, OutputError, PolicyFailure
-
-log = logging.getLogger("cloudsim_py")
+from .logs import configure
 
 
 class Progress:
@@ -237,8 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = next((w for w in words if not w.startswith("-")), None)
     parser = build_parser(full=command not in CORE_COMMANDS)
     args = parser.parse_args(words)
-    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    configure(args.verbose)           # carried out when a module that logs is imported
     try:
         code = args.func(args)
         sys.stdout.flush()   # a closed pipe shows here, inside the handler, not at exit
@@ -248,6 +244,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         cause = exc.__cause__
         if cause is not None:
             print("traceback into the policy (most recent call last):", file=sys.stderr)
+            import traceback                  # only here: 2 ms of every start otherwise
+
             print("".join(traceback.format_exception(cause)).rstrip(), file=sys.stderr)
         return 2
     except CloudSimError as exc:

@@ -33,7 +33,7 @@ def test_building_a_dag_job_imports_networkx_then():
 RUN_PATH_FORBIDDEN = ("cloudsim_py.commands", "cloudsim_py.experiments", "cloudsim_py.brokers.dags",
                       "cloudsim_py.brokers.conservative", "cloudsim_py.brokers.consolidation", "cloudsim_py.brokers.sjf",
                       "cloudsim_py.workload.moldable", "cloudsim_py.workload.reshape", "cloudsim_py.class_metrics",
-                      "numpy.typing", "shutil",
+                      "numpy.typing", "shutil", "logging",
                       "cloudsim_py.brokers.leases", "cloudsim_py.brokers.pect", "cloudsim_py.brokers.prio",
                       "cloudsim_py.clouds.local", "cloudsim_py.clouds.lease_plan", "cloudsim_py.systems.clouds", "cloudsim_py.workload.models",
                       "cloudsim_py.workload.lwf", "networkx", "urllib.request", "matplotlib")

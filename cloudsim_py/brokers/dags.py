@@ -44,7 +44,6 @@ predecessor finished (zero inside one cloud); the bandwidth between clouds is th
 
 from __future__ import annotations
 
-import logging
 import math
 from abc import abstractmethod
 from heapq import heapify, heappop, heappush
@@ -60,6 +59,7 @@ from ..clouds.lease_plan import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
 from ..errors import DAGError, PlatformError, PolicyError
+from ..logs import logger
 from ..workload.dag import DagJob
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
@@ -67,7 +67,7 @@ from ..workload.lease import LeaseMode
 from .base import register_broker
 from .leases import CloudScheduler
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 INF = math.inf
 NAN = math.nan

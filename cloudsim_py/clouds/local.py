@@ -52,7 +52,6 @@ the plans, the overheads, the datacenter's phases and the job entity; no policy,
 
 from __future__ import annotations
 
-import logging
 import math
 from bisect import bisect_left, bisect_right
 from itertools import accumulate, count
@@ -65,6 +64,7 @@ from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
+from ..logs import logger
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
@@ -80,7 +80,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine import Event
     from ..infrastructure.datacenter import Datacenter
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 @attrs.define(slots=True, eq=False)

@@ -14,17 +14,17 @@ matplotlib (object API, no pyplot state); imports nothing from the simulator."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 from typing import Any
 
 from ..errors import ExperimentError
+from ..logs import logger
 from .intervals import OVERHEADS, interval_timeline, read_intervals
 from .plots import _figure_class
 from .schedule import ScheduleEvent, Timeline, read_schedule, timeline
 from .style import PALETTE, paper_style
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 #: above this many bars (a job on a host for a while) in the time window the chart is
 #: unreadable and slow to draw: it is refused (crop with start/end, or raise ``max_bars``)

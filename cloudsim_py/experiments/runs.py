@@ -14,10 +14,11 @@ from typing import Any, Callable, Iterable, Sequence
 import attrs
 
 from ..errors import ExperimentError
+from ..logs import logger
 from ..scenario import load_scenario, run_scenario
 from .sweep import RunSpec, Sweep, canonical
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 @attrs.define(slots=True)

@@ -9,7 +9,6 @@ import copy
 import hashlib
 import itertools
 import json
-import logging
 import math
 import os
 import re
@@ -18,10 +17,11 @@ from typing import Any, Iterable, Mapping
 import attrs
 
 from ..errors import ScenarioError
+from ..logs import logger
 from ..scenario import load_scenario
 from ..scenario.loader import parse_yaml
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 #: keys of a sweep file
 SWEEP_KEYS = ("name", "description", "base", "grid", "zip", "blocks", "results", "runs_dir")

@@ -10,20 +10,20 @@ import hashlib
 import os
 import platform
 import time
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from ..errors import OutputError, ScenarioError, StuckJobsError
 from ..outputs import JobsCsv, check_output_folder, write_json
-from ..outputs.schedule import ScheduleCsv
-from ..outputs.streamed import StreamedCsv
-from ..outputs.timeline import TimelineCsv
-from ..outputs.watch import Watched
-from ..probes import probe_summary
 from ..runner import PreparedSystem, RunResult, run_system
 from ..validate import kind
 from .schema import BrokerSpec, Scenario, slug
+
+if TYPE_CHECKING:  # pragma: no cover
+    # the streamed files and the probes are imported when a scenario asks for them
+    from ..outputs.streamed import StreamedCsv
+    from ..outputs.watch import Watched
 
 
 def prepare(scenario: Scenario) -> PreparedSystem:
@@ -49,8 +49,11 @@ def run_one(scenario: Scenario, broker: BrokerSpec, prepared: PreparedSystem, li
         streams += open_streams(folder, scenario, run.world.datacenters)
 
     def measured(world: Any, summary: dict) -> None:
-        for name, probe in probes:
-            probe_summary(probe, name, summary)
+        if probes:
+            from ..probes import probe_summary
+
+            for name, probe in probes:
+                probe_summary(probe, name, summary)
 
     result = run_system(run, label=broker.name, tau=scenario.metrics.tau, warmup=scenario.metrics.warmup,
                         t0=t0, report=prepared.report, table=prepared.table, after=measured,
@@ -77,11 +80,15 @@ def open_streams(folder: str, scenario: Scenario, datacenters: Sequence[Watched]
     out: list[StreamedCsv] = []
     try:
         if scenario.output.schedule:
+            from ..outputs.schedule import ScheduleCsv
+
             schedule = ScheduleCsv(os.path.join(folder, ScheduleCsv.name))
             out.append(schedule)
             for dc in datacenters:
                 schedule.watch(dc)
         if scenario.output.timeline:
+            from ..outputs.timeline import TimelineCsv
+
             timeline = TimelineCsv(os.path.join(folder, TimelineCsv.name), max(dc.tiers for dc in datacenters))
             out.append(timeline)
             for dc in datacenters:

@@ -15,13 +15,13 @@ from ..brokers.spec import BrokerSpec
 from ..errors import PolicyError, ScenarioError, SpecError
 from ..infrastructure.spec import DatacenterSpec
 from ..metrics import SUMMARY_KEYS, MetricsSpec
-from ..probes import ProbeSpec, check_probe, probe_registry
 from ..validate import boolean, integer, kind, text
 from ..workload.spec import WorkloadSpec
 from ..systems.datacenter import DatacenterSystem
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..class_metrics import ClassesSpec
+    from ..probes import ProbeSpec            # imported when a scenario has metrics.probes
     from ..clouds.spec import FederationSpec
     from ..systems import DagCloudSystem, LeaseCloudSystem, System
     from ..workload.dag_spec import DagWorkloadSpec
@@ -184,6 +184,7 @@ def _classes(ctx: _Ctx, value: Any) -> ClassesSpec | None:
 def _probe_factory(ctx: _Ctx, name: str, path: str, base_dir: str, modules: dict[str, str]) -> Any:
     """What a probe's name gives: a registered name, ``module:Class`` of a module listed under
     ``plugins``, or ``./file.py:Class`` (the file imported as a plugin would be)."""
+    from ..probes import probe_registry
     from ..registry import import_module, load_plugin
 
     if ":" not in name:
@@ -222,6 +223,8 @@ def _probes(ctx: _Ctx, value: Any, base_dir: str, modules: dict[str, str],
     gives fail when the scenario is loaded, naming the entry."""
     if value is None:
         return ()
+    from ..probes import ProbeSpec, check_probe
+
     if not isinstance(value, list):
         raise ctx.error("metrics.probes", f"expected a list of probes (names, module:Class, "
                                           f"./file.py:Class, or {{name: ..., params: {{...}}}}), got {kind(value)}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import logging
 import os
 import tempfile
 import urllib.error
@@ -27,8 +26,9 @@ from typing import Any
 import attrs
 
 from ..errors import CloudSimError
+from ..logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 DEFAULT_BASE_URL = "https://www.cs.huji.ac.il/labs/parallel/workload"
 

@@ -37,13 +37,13 @@ probability 0 and the others keep their relative weights.
 
 from __future__ import annotations
 
-import logging
 import math
 from typing import Any, Mapping
 
 import attrs
 import numpy as np
 
+from ...logs import logger
 from ..table import WorkloadTable
 from ..work import processor_seconds
 from .fitdata import load_fit
@@ -51,7 +51,7 @@ from .header import model_header
 from .load import offered_load, solve_scale
 from .params import ParameterError, check_integer, check_real, integer, machine_procs, real, target_load
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 TITLE = ("Feitelson 1996 model structure (JSSPP 1996, LNCS 1162) with constants FITTED by "
          "cloudsim_py to a PWA log - not the paper's published constants")

@@ -11,15 +11,15 @@ renewal process (daily cycles, repeated runs) the load is not exactly proportion
 
 from __future__ import annotations
 
-import logging
 import math
 from typing import Callable
 
 import numpy as np
 
+from ...logs import logger
 from ..work import processor_seconds
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 def offered_load(submit: np.ndarray, procs: np.ndarray, runtime: np.ndarray, machine_procs: int) -> float:
