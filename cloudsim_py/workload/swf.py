@@ -118,7 +118,9 @@ class SWFHeader:
 
 
 def open_text(path: str | os.PathLike) -> IO[str]:
-    """Open a plain or gzip-compressed text file (decided by the magic bytes, not the name)."""
+    """Open a plain or gzip-compressed text file (decided by the magic bytes, not the name); a
+    UTF-8 byte-order mark at its start (a file saved by some Windows editors) is not part of
+    the first line."""
     path = os.fspath(path)
     try:
         with open(path, "rb") as fh:
@@ -128,8 +130,8 @@ def open_text(path: str | os.PathLike) -> IO[str]:
     except IsADirectoryError:
         raise TraceError(f"{path}: is a directory, not an SWF file") from None
     if magic == b"\x1f\x8b":
-        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8", errors="replace")
-    return open(path, encoding="utf-8", errors="replace")
+        return io.TextIOWrapper(gzip.open(path, "rb"), encoding="utf-8-sig", errors="replace")
+    return open(path, encoding="utf-8-sig", errors="replace")
 
 
 _HEADER_RE = re.compile(r"^;\s*([A-Za-z][\w ]*?)\s*:\s*(.*?)\s*$")

@@ -38,6 +38,19 @@ def test_all_18_fields_are_read_from_a_gzip_file(tmp_path):
     assert len(rec) == 18
 
 
+@pytest.mark.parametrize("gz", [False, True], ids=["plain", "gzip"])
+def test_a_byte_order_mark_before_the_header_is_not_part_of_it(tmp_path, gz):
+    path = write(tmp_path, "\ufeff" + HEADER + LINE, "t.swf.gz" if gz else "t.swf", gz=gz)
+    assert read_header(path).max_procs == 128
+    table = read_table(path)
+    assert len(table) == 1 and table.header.machine_size == 128
+
+
+def test_a_byte_order_mark_before_the_first_record_is_not_part_of_it(tmp_path):
+    [(line, rec)] = list(iter_records(write(tmp_path, "\ufeff" + LINE)))
+    assert line == 1 and rec.job == 1 and rec.run == 100
+
+
 def test_short_line_is_an_error_naming_file_and_line(tmp_path):
     path = write(tmp_path, HEADER + LINE + "2 10 0 50 2\n")
     with pytest.raises(TraceError, match=r"t\.swf:6: expected 18 SWF fields, found 5"):
