@@ -380,16 +380,22 @@ def test_a_bad_command_line_is_refused(name, argv, tmp_path, capsys):
     assert_one_clear_line(code, err, *[a for a in argv[1:] if a.startswith(("/", "-")) or "=" in a] or ["error"])
 
 
-@pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")
-@pytest.mark.parametrize("case", range(max(len(WFFORMAT), 1)), ids=[name for name, _ in WFFORMAT] or ["none"])
-def test_a_bad_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
-    _, doc = WFFORMAT[case]
+def workflow_scenario(doc: dict, tmp_path) -> tuple[str, str]:
+    """``(scenario, workflow file)``: ``doc`` written as a WfFormat file, and a DAG scenario
+    that reads it."""
     wf = tmp_path / "w.json"
     wf.write_text(json.dumps(doc))
     path = tmp_path / "s.yaml"
     path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
-    code, err = refused(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"], capsys)
-    assert_one_clear_line(code, err, str(wf))
+    return str(path), str(wf)
+
+
+@pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")
+@pytest.mark.parametrize("case", range(max(len(WFFORMAT), 1)), ids=[name for name, _ in WFFORMAT] or ["none"])
+def test_a_bad_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
+    scenario, wf = workflow_scenario(WFFORMAT[case][1], tmp_path)
+    code, err = refused(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"], capsys)
+    assert_one_clear_line(code, err, wf)
 
 
 LEGACY = list(legacy_wfformat_cases())
@@ -397,28 +403,18 @@ LEGACY = list(legacy_wfformat_cases())
 
 @pytest.mark.parametrize("case", range(len(LEGACY)), ids=[name for name, _ in LEGACY])
 def test_a_bad_1_4_or_1_3_workflow_file_is_refused_naming_it(case, tmp_path, capsys):
-    _, doc = LEGACY[case]
-    wf = tmp_path / "w.json"
-    wf.write_text(json.dumps(doc))
-    path = tmp_path / "s.yaml"
-    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
-    code, err = refused(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"], capsys)
-    assert_one_clear_line(code, err, str(wf))
+    scenario, wf = workflow_scenario(LEGACY[case][1], tmp_path)
+    code, err = refused(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"], capsys)
+    assert_one_clear_line(code, err, wf)
 
 
 @pytest.mark.parametrize("doc", [LEGACY14, LEGACY13], ids=["1.4", "1.3"])
 def test_the_base_1_4_and_1_3_workflow_files_are_valid(doc, tmp_path, capsys):
-    wf = tmp_path / "w.json"
-    wf.write_text(json.dumps(doc))
-    path = tmp_path / "s.yaml"
-    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
-    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
+    scenario, _ = workflow_scenario(doc, tmp_path)
+    assert main(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
 
 
 @pytest.mark.skipif(WORKFLOW is None, reason="the shared workflows are missing ($CLOUDSIM_PY_WORKFLOWS)")
 def test_the_base_workflow_file_is_valid(tmp_path, capsys):
-    wf = tmp_path / "w.json"
-    wf.write_text(json.dumps(WORKFLOW))
-    path = tmp_path / "s.yaml"
-    path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
-    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
+    scenario, _ = workflow_scenario(WORKFLOW, tmp_path)
+    assert main(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err

@@ -323,22 +323,35 @@ def _edge_data(parent: Mapping[str, Any], child: Mapping[str, Any], sizes: Mappi
 
 
 def _machines(where: str, execution: Mapping[str, Any]) -> tuple[Machine, ...]:
-    """The machines; a field that is given must be a finite number >= 0 (cores a whole one)."""
-    machines = execution.get("machines") or []
+    """``workflow.execution.machines`` of 1.5 and 1.6 (:func:`read_machines`)."""
+    return read_machines(where, execution.get("machines"), "workflow.execution.machines",
+                         "coreCount", "speedInMHz")
+
+
+def read_machines(where: str, machines: Any, key: str, cores: str, speed: str,
+                  kilobytes: bool = False) -> tuple[Machine, ...]:
+    """The machines of the list ``machines`` (``key`` names it in errors; absent or null: none):
+    ``nodeName``, ``cpu.<cores>``, ``cpu.<speed>`` (MHz) and ``memoryInBytes``, or with
+    ``kilobytes`` (1.0-1.3) ``memory`` in kilobytes when that is absent. A field that is given
+    must be a finite number >= 0 (cores a whole one)."""
+    machines = machines or []
     if not isinstance(machines, list):
-        raise TraceError(f"{where}: key workflow.execution.machines must be a list")
+        raise TraceError(f"{where}: key {key} must be a list")
     out = []
     for i, m in enumerate(machines):
-        key = f"workflow.execution.machines[{i}]"
-        name = _get(where, m, "nodeName", str, key)
+        mkey = f"{key}[{i}]"
+        name = _get(where, m, "nodeName", str, mkey)
         cpu = m.get("cpu") or {}
         if not isinstance(cpu, Mapping):
-            raise TraceError(f"{where}: key {key}.cpu must be a mapping")
-        cores = _optional_number(where, cpu, "coreCount", f"{key}.cpu")
-        if cores is not None and not cores.is_integer():
-            raise TraceError(f"{where}: key {key}.cpu.coreCount = {cores!r} must be a whole number")
-        memory = _optional_number(where, m, "memoryInBytes", key)
-        out.append(Machine(name=name, cores=None if cores is None else int(cores),
-                           speed_mhz=_optional_number(where, cpu, "speedInMHz", f"{key}.cpu"),
-                           memory_mb=None if memory is None else memory / BYTES_PER_MB))
+            raise TraceError(f"{where}: key {mkey}.cpu must be a mapping")
+        count = _optional_number(where, cpu, cores, f"{mkey}.cpu")
+        if count is not None and not count.is_integer():
+            raise TraceError(f"{where}: key {mkey}.cpu.{cores} = {count!r} must be a whole number")
+        if m.get("memoryInBytes") is not None:
+            memory: float | None = _number(where, m, "memoryInBytes", mkey) / BYTES_PER_MB
+        else:
+            kb = _optional_number(where, m, "memory", mkey) if kilobytes else None
+            memory = None if kb is None else kb * 1000 / BYTES_PER_MB
+        out.append(Machine(name=name, cores=None if count is None else int(count),
+                           speed_mhz=_optional_number(where, cpu, speed, f"{mkey}.cpu"), memory_mb=memory))
     return tuple(out)

@@ -41,7 +41,7 @@ import networkx as nx
 
 from ..errors import DAGError, TraceError
 from .dag import DagJob
-from .wfformat import BYTES_PER_MB, Machine, Workflow, _get, _number, _optional_number
+from .wfformat import BYTES_PER_MB, Machine, Workflow, _get, _number, read_machines
 
 LEGACY_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
 
@@ -188,26 +188,5 @@ def _task_type(task: Mapping[str, Any], version: str, name: str) -> str:
 
 
 def _machines(where: str, workflow: Mapping[str, Any]) -> tuple[Machine, ...]:
-    """``workflow.machines`` of 1.0-1.4; a field that is given must be a finite number >= 0 (cores
-    a whole one)."""
-    machines = workflow.get("machines") or []
-    if not isinstance(machines, list):
-        raise TraceError(f"{where}: key workflow.machines must be a list")
-    out = []
-    for i, m in enumerate(machines):
-        key = f"workflow.machines[{i}]"
-        name = _get(where, m, "nodeName", str, key)
-        cpu = m.get("cpu") or {}
-        if not isinstance(cpu, Mapping):
-            raise TraceError(f"{where}: key {key}.cpu must be a mapping")
-        cores = _optional_number(where, cpu, "count", f"{key}.cpu")
-        if cores is not None and not cores.is_integer():
-            raise TraceError(f"{where}: key {key}.cpu.count = {cores!r} must be a whole number")
-        if m.get("memoryInBytes") is not None:
-            memory: float | None = _number(where, m, "memoryInBytes", key) / BYTES_PER_MB
-        else:
-            kb = _optional_number(where, m, "memory", key)
-            memory = None if kb is None else kb * 1000 / BYTES_PER_MB
-        out.append(Machine(name=name, cores=None if cores is None else int(cores),
-                           speed_mhz=_optional_number(where, cpu, "speed", f"{key}.cpu"), memory_mb=memory))
-    return tuple(out)
+    """``workflow.machines`` of 1.0-1.4 (:func:`~cloudsim_py.workload.wfformat.read_machines`)."""
+    return read_machines(where, workflow.get("machines"), "workflow.machines", "count", "speed", kilobytes=True)
