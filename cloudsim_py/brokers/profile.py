@@ -182,7 +182,11 @@ class AvailabilityProfile:
         """Take ``procs`` during ``[start, end)`` (``end`` may be ``INF``: until further notice).
 
         Spans given by their ends, not by durations: ``now + (end - now)`` need not equal
-        ``end`` in floating point, and a release must cover exactly what was booked."""
+        ``end`` in floating point, and a release must cover exactly what was booked. An empty
+        span (``end <= start``) books nothing: a job whose duration may vanish on the clock
+        (``start + duration == start``) is booked up to :func:`held_end` by its caller, and
+        released the same way (conservative's replan and :class:`~cloudsim_py.brokers.plan.Plan`
+        do)."""
         self._add(start, end, -procs)
 
     def release_span(self, start: float, end: float, procs: int) -> None:
