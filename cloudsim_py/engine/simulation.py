@@ -157,7 +157,8 @@ class Simulation:
         if until is not None and not -INF < until < INF:
             raise SpecError("until", f"must be a finite time, got {until}")
         queue = self.events
-        pop = queue.rest.pop
+        qheap = queue.rest
+        dead = queue.dead
         heap = self._sources
         hooks = self._hooks
         processed = self.events_processed
@@ -198,9 +199,11 @@ class Simulation:
                         continue
                     if ev[0] != t:
                         break
-                    try:            # EventQueue.pop, inlined
-                        queue.head = pop(0)
-                    except IndexError:
+                    if qheap:       # EventQueue.pop, inlined
+                        queue.head = heappop(qheap)
+                        if dead:
+                            queue.skip_dead()
+                    else:
                         queue.head = END
                     processed += 1
                     ev[3](ev[4])

@@ -86,3 +86,34 @@ def test_queue_matches_a_plain_sorted_list(script):
             assert q.head not in q.rest      # the head is kept apart from the sorted rest
     assert [e.arg for e in q] == [m[3] for m in model]
     assert [q.pop().arg for _ in range(len(model))] == [m[3] for m in model]
+
+
+def test_cancelling_an_event_twice_or_after_it_fired_raises():
+    q = EventQueue()
+    a = q.push(1.0, FINISH, noop, "a")
+    b = q.push(2.0, FINISH, noop, "b")
+    q.push(3.0, FINISH, noop, "c")
+    q.cancel(b)
+    with pytest.raises(ValueError, match="not in the queue"):
+        q.cancel(b)
+    assert q.pop() is a
+    with pytest.raises(ValueError, match="not in the queue"):
+        q.cancel(a)
+    assert len(q) == 1 and q.pop().arg == "c" and not q
+
+
+def test_many_cancelled_events_are_dropped_and_memory_stays_within_twice_the_pending():
+    q = EventQueue()
+    events = [q.push(float(i % 97), FINISH, noop, i) for i in range(1000)]
+    kept = set(range(1000))
+    for i in range(0, 1000, 3):           # cancel a third, then most of the rest
+        q.cancel(events[i])
+        kept.discard(i)
+    for i in range(1, 1000, 3):
+        q.cancel(events[i])
+        kept.discard(i)
+        assert len(q.rest) <= 2 * len(q) + 64
+    assert len(q) == len(kept)
+    order = sorted((events[i].time, events[i].seq, i) for i in kept)
+    assert [q.pop().arg for _ in range(len(kept))] == [i for _, _, i in order]
+    assert not q and not q.dead
