@@ -265,6 +265,42 @@ def legacy_wfformat_cases() -> Iterator[tuple[str, dict]]:
         yield f"wfformat {label}:tasks not a list", put(doc, tasks, {"a": 1})
 
 
+#: a two-job DAX workflow (Pegasus XML), each attribute of which the cases below spoil
+DAX = """<?xml version="1.0" encoding="UTF-8"?>
+<adag xmlns="http://pegasus.isi.edu/schema/DAX" version="2.1" name="two">
+  <job id="a" name="split" runtime="2" cores="1">
+    <uses file="f" link="output" size="10"/>
+  </job>
+  <job id="b" name="join" runtime="3">
+    <uses file="f" link="input" size="10"/>
+  </job>
+  <child ref="b"><parent ref="a"/></child>
+</adag>
+"""
+
+
+def dax_cases() -> Iterator[tuple[str, str]]:
+    for attr, good in (('runtime="2"', "2"), ('size="10"', "10"), ('cores="1"', "1")):
+        key = attr.split("=")[0]
+        for name, bad in (("text", "abc"), ("nan", "nan"), ("inf", "inf"), ("-1", "-1"), ("1e400", "1e400"),
+                          ("empty", ""), ("5000 digits", "9" * 5000)):
+            yield f"dax:{key}={name}", DAX.replace(attr, f'{key}="{bad}"', 1)
+    yield "dax:no runtime", DAX.replace(' runtime="2"', "", 1)
+    yield "dax:no id", DAX.replace('id="a" ', "", 1)
+    yield "dax:an id twice", DAX.replace('id="b"', 'id="a"', 1)
+    yield "dax:unknown parent", DAX.replace('<parent ref="a"/>', '<parent ref="zz"/>')
+    yield "dax:unknown child", DAX.replace('<child ref="b">', '<child ref="zz">')
+    yield "dax:a cycle", DAX.replace("</adag>", '<child ref="a"><parent ref="b"/></child></adag>')
+    yield "dax:bad link", DAX.replace('link="input"', 'link="sideways"')
+    yield "dax:no file name", DAX.replace('file="f" link="input"', 'link="input"')
+    yield "dax:sub-workflow", DAX.replace("</adag>", '<dax id="s" file="s.dax"/></adag>')
+    yield "dax:no jobs", '<adag version="2.1"></adag>\n'
+    yield "dax:other root", DAX.replace("<adag ", "<dag ").replace("</adag>", "</dag>")
+    yield "dax:truncated", DAX[: len(DAX) // 2]
+    yield "dax:entity", '<?xml version="1.0"?>\n<!DOCTYPE adag [<!ENTITY x "xxxx">]>\n<adag/>\n'
+    yield "dax:too deep", "<adag>" + "<x>" * 200 + "</x>" * 200 + "</adag>\n"
+
+
 CLI_CASES = [
     ("run --set without =", ["run", "{scenario}", "--set", "seed"]),
     ("run --set unknown key", ["run", "{scenario}", "--set", "no_such.key=1"]),
@@ -380,11 +416,11 @@ def test_a_bad_command_line_is_refused(name, argv, tmp_path, capsys):
     assert_one_clear_line(code, err, *[a for a in argv[1:] if a.startswith(("/", "-")) or "=" in a] or ["error"])
 
 
-def workflow_scenario(doc: dict, tmp_path) -> tuple[str, str]:
-    """``(scenario, workflow file)``: ``doc`` written as a WfFormat file, and a DAG scenario
-    that reads it."""
-    wf = tmp_path / "w.json"
-    wf.write_text(json.dumps(doc))
+def workflow_scenario(doc: dict | str, tmp_path, name: str = "w.json") -> tuple[str, str]:
+    """``(scenario, workflow file)``: ``doc`` written as a workflow file (a WfFormat document, or
+    a file's text), and a DAG scenario that reads it."""
+    wf = tmp_path / name
+    wf.write_text(doc if isinstance(doc, str) else json.dumps(doc))
     path = tmp_path / "s.yaml"
     path.write_text(yaml.safe_dump(put(DAGS, ("dags",), {"workflows": [str(wf)]})))
     return str(path), str(wf)
@@ -406,6 +442,21 @@ def test_a_bad_1_4_or_1_3_workflow_file_is_refused_naming_it(case, tmp_path, cap
     scenario, wf = workflow_scenario(LEGACY[case][1], tmp_path)
     code, err = refused(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"], capsys)
     assert_one_clear_line(code, err, wf)
+
+
+DAXES = list(dax_cases())
+
+
+@pytest.mark.parametrize("case", range(len(DAXES)), ids=[name for name, _ in DAXES])
+def test_a_bad_dax_file_is_refused_naming_it(case, tmp_path, capsys):
+    scenario, wf = workflow_scenario(DAXES[case][1], tmp_path, "w.xml")
+    code, err = refused(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"], capsys)
+    assert_one_clear_line(code, err, wf)
+
+
+def test_the_base_dax_file_is_valid(tmp_path, capsys):
+    scenario, _ = workflow_scenario(DAX, tmp_path, "w.xml")
+    assert main(["run", scenario, "--out", str(tmp_path / "out"), "--quiet"]) == 0, capsys.readouterr().err
 
 
 @pytest.mark.parametrize("doc", [LEGACY14, LEGACY13], ids=["1.4", "1.3"])

@@ -1,5 +1,5 @@
 """The DAG workload's options as one attrs class (``dags:`` in a scenario): Li et al.'s random
-jobs (``model``), real workflows in WfFormat (``workflows``) or jobs written inline (``jobs``).
+jobs (``model``), real workflows in WfFormat or Pegasus DAX (``workflows``) or jobs written inline (``jobs``).
 Checked here once (errors are :class:`~cloudsim_py.errors.SpecError` naming the key path, the
 job and the task); reads no YAML, imports nothing from the engine; files are read when the
 workload is made. Job ids (``id``: a string or an integer, else the position in the list) differ
@@ -81,7 +81,7 @@ def _workflows(value: Any) -> tuple[dict[str, Any], ...] | None:
         _check_distinct(*_entry_ids(value), "workflows")
         return value
     if not isinstance(value, (list, tuple)) or not value:
-        raise SpecError("workflows", "expected a non-empty list of WfFormat files")
+        raise SpecError("workflows", "expected a non-empty list of workflow files (WfFormat or DAX)")
     out = []
     for i, item in enumerate(value):
         p = f"workflows.{i}"
@@ -205,7 +205,7 @@ def _inline_job(item: Any, p: str, i: int) -> DagJob:
 @attrs.define(slots=True, frozen=True)
 class DagWorkloadSpec:
     """Exactly one source: ``model`` (``{name: li, jobs: N, ...}``, Li et al.'s generator with any
-    of its fields), ``workflows`` (WfFormat files: a path or ``{path, submit, cloud, id}``) or
+    of its fields), ``workflows`` (WfFormat or DAX files: a path or ``{path, submit, cloud, id}``) or
     ``jobs`` (inline). ``limit``: keep the first N jobs."""
 
     model: dict[str, Any] | None = attrs.field(default=None, converter=_model)
@@ -273,9 +273,9 @@ class DagWorkloadSpec:
             rng: np.random.Generator = RandomStreams(seed)["workload"]
             jobs = LiDagModel(**fields).generate(self.model["jobs"], rng)
         elif self.workflows is not None:
-            from .wfformat import read_wfformat
+            from .workflow_file import read_workflow
 
-            jobs = [read_wfformat(w["path"], job_id=w.get("id", i), submit_time=w["submit"],
+            jobs = [read_workflow(w["path"], job_id=w.get("id", i), submit_time=w["submit"],
                                   cloud=w.get("cloud")).job for i, w in enumerate(self.workflows)]
         else:
             assert self.jobs is not None

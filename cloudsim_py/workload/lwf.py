@@ -46,13 +46,13 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Callable, Iterable, TypeVar
-from xml.parsers import expat
+from typing import Iterable
 
 import attrs
 
 from ..errors import LeaseError, TraceError
 from .lease import LeaseMode, LeaseRequest
+from .xml_tree import MAX_XML_DEPTH, Element as _Element, Located, parse_xml as _parse_xml, shown as _shown
 
 _TIME_RE = re.compile(r"^\d+(\.\d*)?$")
 _XML_START = re.compile(r"\s*<")
@@ -61,15 +61,6 @@ _INTEGER_RE = re.compile(r"\s*[-+]?(\d+)\s*")
 #: most digits of an integer (a lease id, a node count): more counts nothing real, and Python
 #: refuses to convert more than 4,300 with a message about its own settings
 MAX_DIGITS = 18
-T = TypeVar("T")
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """``repr(text)`` cut to ``limit`` characters, so that a message never echoes a
-    5,000-digit number or a megabyte attribute whole."""
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
 
 
 def parse_time(text: str) -> float:
@@ -191,26 +182,6 @@ class LeaseWorkload:
         return sum(1 for lease in self.leases if lease.mode is mode)
 
 
-# -- a small XML tree that remembers lines ----------------------------------------------------
-
-@attrs.define(slots=True, eq=False)
-class _Element:
-    tag: str
-    attrib: dict[str, str]
-    line: int
-    path: str
-    children: list["_Element"] = attrs.field(factory=list)
-
-    def findall(self, tag: str) -> list["_Element"]:
-        return [c for c in self.children if c.tag == tag]
-
-    def find(self, tag: str) -> "_Element | None":
-        for c in self.children:
-            if c.tag == tag:
-                return c
-        return None
-
-
 def read_text_file(path: str) -> str:
     """The text of a UTF-8 file (a byte-order mark is dropped). A cloud input that is not UTF-8
     text is a :class:`TraceError` naming the file, and the line where there is one: missing, a
@@ -253,82 +224,8 @@ def _line_column(data: bytes, offset: int) -> tuple[int, int]:
     return data.count(b"\n", 0, offset) + 1, offset - start + 1
 
 
-#: deepest element nesting read; an LWF file needs 7 levels (lease-workload, lease-requests,
-#: lease-request, lease, nodes, node-set, res), so more is not a lease workload, and refusing it
-#: at once keeps time and memory linear in the file (element paths grow with the depth)
-MAX_XML_DEPTH = 64
-
-
-def _parse_xml(path: str, text: str) -> _Element:
-    """Parse ``text`` (of ``path``) with expat, keeping each element's line and path
-    (``a/b[2]/c``). O(size of the file): siblings are counted by tag as they come, elements
-    nested deeper than :data:`MAX_XML_DEPTH` and entity declarations (an LWF file has none;
-    they are how a small file expands into a huge one) are TraceErrors naming the line."""
-    stack: list[tuple[_Element, dict[str, int]]] = []     # open elements, their children by tag
-    root: list[_Element] = []
-    parser = expat.ParserCreate()
-
-    def start(tag: str, attrib: dict[str, str]) -> None:
-        line = parser.CurrentLineNumber
-        if len(stack) >= MAX_XML_DEPTH:
-            raise TraceError(f"{path}:{line}: <{tag}>: elements nested more than {MAX_XML_DEPTH} deep "
-                             "(an LWF file needs at most 7)")
-        if stack:
-            parent, seen = stack[-1]
-            n = seen[tag] = seen.get(tag, 0) + 1
-            el = _Element(tag, attrib, line, f"{parent.path}/{tag}[{n}]")
-            parent.children.append(el)
-        else:
-            el = _Element(tag, attrib, line, tag)
-            root.append(el)
-        stack.append((el, {}))
-
-    def end(tag: str) -> None:
-        stack.pop()
-
-    def entity(name: str, *_: object) -> None:
-        raise TraceError(f"{path}:{parser.CurrentLineNumber}: entity declaration {name!r}: an LWF file "
-                         "declares no entities")
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.EntityDeclHandler = entity
-    try:
-        parser.Parse(text, True)
-    except expat.ExpatError as err:
-        raise TraceError(f"{path}:{err.lineno}: malformed XML: {expat.ErrorString(err.code)}") from None
-    return root[0]
-
-
-class _Where:
-    """Builds TraceErrors that name file, line, element path and attribute."""
-
-    def __init__(self, path: str):
-        self.path = path
-
-    def error(self, el: _Element, message: str) -> TraceError:
-        return TraceError(f"{self.path}:{el.line}: <{el.path}>: {message}")
-
-    def optional(self, el: _Element, key: str, convert: Callable[[str], T]) -> T | None:
-        text = el.attrib.get(key)
-        if text is None:
-            return None
-        try:
-            return convert(text)
-        except ValueError as err:
-            raise self.error(el, f"attribute {key!r} = {_shown(text)} is invalid ({err})") from None
-
-    def attr(self, el: _Element, key: str, convert: Callable[[str], T]) -> T:
-        value = self.optional(el, key, convert)
-        if value is None:
-            raise self.error(el, f"attribute {key!r} is missing")
-        return value
-
-    def child(self, el: _Element, tag: str) -> _Element:
-        found = el.findall(tag)
-        if len(found) != 1:
-            raise self.error(el, f"expected one <{tag}> element, found {len(found)}")
-        return found[0]
+class _Where(Located):
+    """:class:`~cloudsim_py.workload.xml_tree.Located` with the LWF's two kinds of values."""
 
     def time(self, el: _Element, key: str = "time") -> float:
         return self.attr(el, key, parse_time)

@@ -65,7 +65,8 @@ class Workflow:
     name: str
     job: DagJob
     machines: tuple[Machine, ...]
-    makespan_s: float
+    #: the measured makespan (s); None when the file has none (a DAX workflow)
+    makespan_s: float | None
     task_machines: Mapping[str, tuple[str, ...]] = attrs.field(repr=False)
     schema_version: str = "1.5"
     source: str = "<memory>"
@@ -138,7 +139,12 @@ def _too_deep(text: str, limit: int = 100) -> tuple[int, int]:
 
 def _load_json(path: str) -> Any:
     """The parsed document; TraceErrors name the file and the line."""
-    text = read_text_file(path)
+    return parse_json(path, read_text_file(path))
+
+
+def parse_json(path: str, text: str) -> Any:
+    """``text`` (of ``path``) parsed; TraceErrors name the file and the line (numbers no float
+    holds kept as :class:`_OutOfRange`, named when read)."""
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_OutOfRange)
     except json.JSONDecodeError as err:
