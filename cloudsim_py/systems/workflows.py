@@ -19,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from ..clouds.cloud import CloudSpec
 from ..clouds.matrix import ExecutionModel
 from ..clouds.vmtypes import VMType
+from ..errors import PlatformError
 from ..workload.wfformat import Workflow
 from .clouds import build_dag_system
 
@@ -35,7 +36,12 @@ def unlimited_cloud(workflow: Workflow) -> CloudSpec:
 
 
 def machine_clouds(workflow: Workflow, bandwidth_mbps: float = CHAMELEON_MBPS) -> list[CloudSpec]:
-    """One cloud per machine the workflow ran on: ``cores`` 1-CPU VMs of speed 1."""
+    """One cloud per machine the workflow ran on: ``cores`` 1-CPU VMs of speed 1. A workflow
+    whose file names no machine (a DAX file, a WfFormat file without ``machines``) is a
+    :class:`~cloudsim_py.errors.PlatformError`: there is nothing to replay it on."""
+    if not workflow.machines:
+        raise PlatformError(f"{workflow.source}: the workflow names no machine it ran on; give clouds "
+                            "(or use unlimited_cloud)")
     out = []
     for m in workflow.machines or ():
         vm = VMType(m.name, cpus=1, memory_mb=m.memory_mb or 1.0, disk_mb=0.0, bandwidth_mbps=bandwidth_mbps)

@@ -161,3 +161,13 @@ broker: fdls
     # alone on 4 two-CPU VMs of speed 1 in one cloud (no transfers), each diamond takes its
     # critical path: a 0-2, c 2-7 (b 2-5), d 7-8
     assert result.summary["avg_job_time"] == pytest.approx(8.0)
+
+
+def test_a_dax_workflow_replays_on_unlimited_vms_but_has_no_machines_of_its_own(tmp_path):
+    from cloudsim_py.errors import PlatformError
+    from cloudsim_py.systems.workflows import machine_clouds, simulated_makespan, unlimited_cloud
+
+    w = read_dax(write(tmp_path, DIAMOND))
+    assert simulated_makespan(w, [unlimited_cloud(w)], "fdmms") == pytest.approx(8.0)   # its critical path
+    with pytest.raises(PlatformError, match=r"w\.xml: the workflow names no machine it ran on"):
+        machine_clouds(w)
