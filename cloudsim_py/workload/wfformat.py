@@ -60,7 +60,8 @@ class Machine:
 
 @attrs.frozen(slots=True)
 class Workflow:
-    """A WfFormat instance: the job, its machines, its measured makespan and where each task ran."""
+    """A workflow file read (WfFormat, or a DAX: :mod:`~cloudsim_py.workload.dax`): the job, its
+    machines, its measured makespan and where each task ran."""
 
     name: str
     job: DagJob
