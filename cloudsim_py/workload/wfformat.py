@@ -149,7 +149,9 @@ def parse_json(path: str, text: str) -> Any:
     try:
         return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_OutOfRange)
     except json.JSONDecodeError as err:
-        raise TraceError(f"{path}:{err.lineno}: invalid JSON ({err.msg}, column {err.colno})") from None
+        hint = ("; it is XML: a Pegasus DAX workflow is read by read_dax or read_workflow"
+                if text.lstrip().startswith("<") else "")
+        raise TraceError(f"{path}:{err.lineno}: invalid JSON ({err.msg}, column {err.colno}){hint}") from None
     except RecursionError:
         depth, line = _too_deep(text)
         raise TraceError(f"{path}:{line}: JSON nested too deeply to read (more than {depth - 1} levels "

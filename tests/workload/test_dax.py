@@ -171,3 +171,11 @@ def test_a_dax_workflow_replays_on_unlimited_vms_but_has_no_machines_of_its_own(
     assert simulated_makespan(w, [unlimited_cloud(w)], "fdmms") == pytest.approx(8.0)   # its critical path
     with pytest.raises(PlatformError, match=r"w\.xml: the workflow names no machine it ran on"):
         machine_clouds(w)
+
+
+def test_the_wfformat_reader_given_a_dax_file_says_what_reads_it(tmp_path):
+    from cloudsim_py.workload.wfformat import read_wfformat
+
+    with pytest.raises(TraceError, match=r"w\.xml:1: invalid JSON .*; it is XML: a Pegasus DAX workflow is read by "
+                                         r"read_dax or read_workflow"):
+        read_wfformat(write(tmp_path, DIAMOND))
