@@ -165,11 +165,43 @@ def _cmd_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_workflow(args: argparse.Namespace) -> int:
+    """``workload workflow FILE...``: one block per file; the first unreadable file is an error
+    naming it (exit 2), after the blocks of those before it."""
+    from ..workload.dag import critical_path, runtime_cost
+    from ..workload.workflow_file import read_workflow
+
+    for i, path in enumerate(args.files):
+        try:
+            w = read_workflow(path)
+        except CloudSimError as exc:
+            print(f"cloudsim-py: error: {exc}", file=sys.stderr)
+            return 2
+        g = w.job.graph
+        length, route = critical_path(w.job, runtime_cost(w.job))
+        data = sum(d for _, _, d in g.edges(data="data_mb", default=0.0))
+        kind = w.schema_version if w.schema_version.startswith("DAX") else f"WfFormat {w.schema_version}"
+        if i:
+            print()
+        print(f"file            {path}")
+        print(f"workflow        {w.name} ({kind})")
+        print(f"tasks           {g.number_of_nodes():,}, {g.number_of_edges():,} edges, "
+              f"{data:,.1f} MB of data on the edges")
+        print(f"critical path   {length:,.3f} s over {len(route)} tasks (measured runtimes, no transfers)")
+        print("makespan        " + (f"{w.makespan_s:,.3f} s measured" if w.makespan_s is not None
+                                     else "not in the file"))
+        machines = ", ".join(f"{m.name} ({m.cores} cores)" if m.cores else m.name for m in w.machines)
+        print(f"machines        {machines or 'not in the file'}")
+    return 0
+
+
 def add_workload_commands(subparsers: Any) -> None:
-    """Add ``workload generate`` and ``workload stats`` to an argparse sub-parsers object."""
+    """Add ``workload generate``, ``workload stats`` and ``workload workflow`` to an argparse
+    sub-parsers object."""
     workload = subparsers.add_parser("workload", help="synthetic workloads and workload statistics",
-                                     description="Generate workloads from published models; describe SWF files.")
-    sub = workload.add_subparsers(dest="workload_command", metavar="{generate,stats}")
+                                     description="Generate workloads from published models; describe SWF "
+                                     "and workflow files.")
+    sub = workload.add_subparsers(dest="workload_command", metavar="{generate,stats,workflow}")
     sub.required = True
     names = workload_models.names()
     gen = sub.add_parser("generate", help="write a synthetic workload as SWF",
@@ -194,3 +226,9 @@ def add_workload_commands(subparsers: Any) -> None:
     st.add_argument("--procs", type=int, help="machine size (default: the header's MaxProcs/MaxNodes)")
     st.add_argument("--strict", action="store_true", help="a header that disagrees with the jobs is an error")
     st.set_defaults(func=_cmd_stats)
+    wf = sub.add_parser("workflow", help="describe workflow files (WfFormat, Pegasus DAX)",
+                        description="For each file: its format and version, tasks, edges, the data on "
+                        "the edges, the critical path of the measured runtimes (no transfers), the "
+                        "measured makespan and the machines, as a DAG scenario would read it.")
+    wf.add_argument("files", nargs="+", metavar="file", help="WfFormat JSON (1.0-1.6) or DAX XML")
+    wf.set_defaults(func=_cmd_workflow)

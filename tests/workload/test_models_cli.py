@@ -138,3 +138,43 @@ def test_stats_of_jobs_submitted_at_one_time_has_no_rate_or_load(tmp_path, capsy
     assert "span            0.0 days, every job submitted at one time\n" in out
     assert "offered load    n/a (every job submitted at one time)\n" in out
     assert "corr +1.000" in out             # two points on a line
+
+
+DAX_TWO = """<adag version="2.1" name="two">
+  <job id="a" name="split" runtime="2"><uses file="f" link="output" size="3000000"/></job>
+  <job id="b" name="join" runtime="3.5"><uses file="f" link="input" size="3000000"/></job>
+  <child ref="b"><parent ref="a"/></child>
+</adag>
+"""
+
+
+def test_workflow_describes_a_dax_file(tmp_path, capsys):
+    f = tmp_path / "two.xml"
+    f.write_text(DAX_TWO)
+    assert run("workload", "workflow", str(f)) == 0
+    out = capsys.readouterr().out
+    assert "workflow        two (DAX 2.1)\n" in out
+    assert "tasks           2, 1 edges, 3.0 MB of data on the edges\n" in out
+    assert "critical path   5.500 s over 2 tasks" in out           # 2 + 3.5
+    assert "makespan        not in the file\n" in out and "machines        not in the file\n" in out
+
+
+def test_workflow_describes_a_wfformat_file_with_its_measured_makespan(tmp_path, capsys):
+    f = tmp_path / "one.json"
+    f.write_text('{"name": "one", "schemaVersion": "1.4", "workflow": {"makespanInSeconds": 9, "machines": '
+                 '[{"nodeName": "m", "cpu": {"count": 4}}], "tasks": [{"name": "t", "parents": [], '
+                 '"runtimeInSeconds": 7, "machine": "m"}]}}')
+    assert run("workload", "workflow", str(f)) == 0
+    out = capsys.readouterr().out
+    assert "workflow        one (WfFormat 1.4)\n" in out and "critical path   7.000 s over 1 tasks" in out
+    assert "makespan        9.000 s measured\n" in out and "machines        m (4 cores)\n" in out
+
+
+def test_workflow_on_a_bad_file_is_an_error_naming_it(tmp_path, capsys):
+    good, bad = tmp_path / "two.xml", tmp_path / "bad.xml"
+    good.write_text(DAX_TWO)
+    bad.write_text(DAX_TWO.replace('runtime="2"', 'runtime="-2"'))
+    assert run("workload", "workflow", str(good), str(bad)) == 2
+    captured = capsys.readouterr()
+    assert "two (DAX 2.1)" in captured.out
+    assert f"cloudsim-py: error: {bad}:2: <adag/job[1]>: attribute 'runtime' = '-2' is invalid" in captured.err
