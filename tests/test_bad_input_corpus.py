@@ -311,6 +311,9 @@ CLI_CASES = [
     ("validate missing file", ["validate", "{tmp}/missing.yaml"]),
     ("stats missing trace", ["workload", "stats", "{tmp}/missing.swf"]),
     ("stats a folder", ["workload", "stats", "{tmp}"]),
+    ("workflow missing file", ["workload", "workflow", "{tmp}/missing.json"]),
+    ("workflow a folder", ["workload", "workflow", "{tmp}"]),
+    ("workflow the scenario", ["workload", "workflow", "{scenario}"]),
 ]
 
 
