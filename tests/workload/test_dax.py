@@ -179,3 +179,39 @@ def test_the_wfformat_reader_given_a_dax_file_says_what_reads_it(tmp_path):
     with pytest.raises(TraceError, match=r"w\.xml:1: invalid JSON .*; it is XML: a Pegasus DAX workflow is read by "
                                          r"read_dax or read_workflow"):
         read_wfformat(write(tmp_path, DIAMOND))
+
+
+def as_dax(doc15) -> str:
+    """A WfFormat 1.5 document written as DAX 2.1: a job per task (its program as ``name``, its
+    core count as ``cores``), its files as ``uses``, its parents as ``child``/``parent``."""
+    spec, runs = doc15["workflow"]["specification"], {e["id"]: e for e in doc15["workflow"]["execution"]["tasks"]}
+    sizes = {f["id"]: f["sizeInBytes"] for f in spec["files"]}
+    lines = ['<adag version="2.1" name="random">']
+    for t in spec["tasks"]:
+        e = runs[t["id"]]
+        cores = f' cores="{e["coreCount"]}"' if "coreCount" in e else ""
+        lines.append(f'  <job id="{t["id"]}" name="{e["command"]["program"]}" runtime="{e["runtimeInSeconds"]!r}"{cores}>')
+        lines += [f'    <uses file="{f}" link="input" size="{sizes[f]}"/>' for f in t["inputFiles"]]
+        lines += [f'    <uses file="{f}" link="output" size="{sizes[f]}"/>' for f in t["outputFiles"]]
+        lines.append("  </job>")
+    for t in spec["tasks"]:
+        if t["parents"]:
+            lines.append(f'  <child ref="{t["id"]}">' + "".join(f'<parent ref="{p}"/>' for p in t["parents"]) + "</child>")
+    return "\n".join(lines + ["</adag>", ""])
+
+
+def test_a_random_dag_reads_the_same_as_dax_and_as_wfformat(tmp_path):
+    from hypothesis import given, settings
+
+    from cloudsim_py.workload.wfformat import workflow_from_dict
+
+    from .test_wfformat_legacy import random_doc15
+
+    @settings(max_examples=60, deadline=None)
+    @given(random_doc15())
+    def check(doc15):
+        path = tmp_path / "r.xml"
+        path.write_text(as_dax(doc15))
+        assert graph(read_dax(path)) == graph(workflow_from_dict(doc15, source="r.json"))
+
+    check()
