@@ -160,6 +160,26 @@ def test_workflows_over_clouds(tmp_path):
     assert metric_row(out, "DAG jobs finished") == [2, 2]
 
 
+def test_a_dax_workflow_over_clouds(tmp_path):
+    out = run_example("dax_clouds.yaml", tmp_path)
+    assert "east (3 x small), west (3 x small)" in out
+    assert metric_row(out, "DAG jobs finished") == [2, 2] and metric_row(out, "tasks finished") == [20, 20]
+    # no run beats the DAG's critical path without transfers: 13 + 3 x 16.667 ... = 61.001 s
+    assert all(t >= 61.001 for t in metric_row(out, "avg job execution time (s)"))
+
+
+def test_the_example_dax_file_holds_topcuoglus_dag_and_critical_path():
+    from cloudsim_py.workload.dag import critical_path, runtime_cost
+    from cloudsim_py.workload.dax import read_dax
+
+    job = read_dax(EXAMPLES / "topcuoglu2002.dax").job
+    assert (job.tasks, job.graph.number_of_edges()) == (10, 15)
+    # with each edge's data at 1 MB/s: the paper's critical path n1, n2, n9, n10 of length 108
+    # (108.001: the mean costs 50/3 and 44/3 rounded to 16.667 and 14.667)
+    length, path = critical_path(job, runtime_cost(job), lambda u, v: job.graph.edges[u, v]["data_mb"])
+    assert path == ["n1", "n2", "n9", "n10"] and length == pytest.approx(108.001, abs=1e-9)
+
+
 def test_custom_listener_counts_background_starts(capsys):
     watch = runpy.run_path(str(EXAMPLES / "custom_listener.py"))["main"]()
     assert set(watch.starts) == {"fcfs", "easy", "ccfcfs", "acfcfs"}
