@@ -36,10 +36,6 @@ from .lwf import read_text_file
 from .wfformat import BYTES_PER_MB, Workflow
 from .xml_tree import Element, Located, parse_xml
 
-#: elements of a DAX that describe no task (catalogs, metadata, notifications)
-NOT_TASKS = frozenset({"file", "executable", "transformation", "metadata", "invoke", "filename"})
-
-
 def _non_negative(text: str) -> float:
     try:
         value = float(text)
@@ -127,8 +123,8 @@ def read_dax(path: str | os.PathLike, job_id: Hashable | None = None, submit_tim
         if tid in cores:
             g.nodes[tid]["cpus"] = cores[tid]
     for parent, child, _, _ in edges:
-        shared = writes[parent].intersection(reads[child])
-        g.add_edge(parent, child, data_mb=sum(sizes.get(f, 0.0) for f in shared) / BYTES_PER_MB)
+        out = writes[parent]                 # summed in the child's order: the same bits every run
+        g.add_edge(parent, child, data_mb=sum(sizes.get(f, 0.0) for f in reads[child] if f in out) / BYTES_PER_MB)
     name = root.attrib.get("name") or os.path.splitext(os.path.basename(path))[0]
     if job_id is None:
         job_id = os.path.splitext(os.path.basename(path))[0]

@@ -328,7 +328,10 @@ def _edge_data(parent: Mapping[str, Any], child: Mapping[str, Any], sizes: Mappi
     if sizes is None:
         return 0.0
     outputs = set(parent.get("outputFiles", []) or [])
-    return sum(sizes[f] for f in set(child.get("inputFiles", []) or []) if f in outputs) / BYTES_PER_MB
+    # each file once, in the child's order (not a set's: its order follows the string hashes,
+    # which change from run to run, and a sum of fractional sizes with them)
+    inputs = dict.fromkeys(child.get("inputFiles", []) or [])
+    return sum(sizes[f] for f in inputs if f in outputs) / BYTES_PER_MB
 
 
 def _machines(where: str, execution: Mapping[str, Any]) -> tuple[Machine, ...]:

@@ -158,8 +158,8 @@ def legacy_workflow_from_dict(doc: Mapping[str, Any], version: str, where: str, 
     for i in range(len(tasks)):
         child = order[i]
         for parent in parents[i]:
-            shared = writes[names[parent]].intersection(reads[i])
-            g.add_edge(parent, child, data_mb=sum(sizes[f] for f in shared) / BYTES_PER_MB)
+            out = writes[names[parent]]      # summed in the child's order: the same bits every run
+            g.add_edge(parent, child, data_mb=sum(sizes[f] for f in reads[i] if f in out) / BYTES_PER_MB)
 
     name = str(doc.get("name", os.path.basename(where)))
     try:

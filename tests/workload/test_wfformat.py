@@ -196,3 +196,26 @@ def test_a_file_reads_like_its_dict(tmp_path):
     path.write_text(json.dumps(DOC))
     w = read_wfformat(path, submit_time=5.0, cloud=1)
     assert (w.job.id, w.job.submit_time, w.job.cloud, w.name) == ("tiny-run", 5.0, 1, "tiny")
+
+
+def test_an_edges_data_is_the_same_sum_whatever_the_string_hashes(tmp_path):
+    """Fractional file sizes summed in the child's order, not a set's (whose order follows
+    PYTHONHASHSEED): the same bits in every process."""
+    import os
+    import subprocess
+    import sys
+
+    names = [f"f{i}" for i in range(12)]
+    sizes = [0.1 * 10 ** (i % 7) + i / 3 for i in range(12)]
+    d = doc(lambda d: (spec_tasks(d)[0].update(outputFiles=names), spec_tasks(d)[1].update(inputFiles=names),
+                       d["workflow"]["specification"].update(files=[{"id": n, "sizeInBytes": s}
+                                                                      for n, s in zip(names, sizes)])))
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(d))
+    code = ("import sys; from cloudsim_py.workload.wfformat import read_wfformat; "
+            f"print(repr(read_wfformat({str(path)!r}).job.data_mb('a', 'b')))")
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env=dict(os.environ, PYTHONHASHSEED=str(seed), PYTHONPATH=repo)).stdout
+            for seed in range(6)}
+    assert len(seen) == 1
