@@ -69,4 +69,3 @@ class Plan:
     def take_now(self, procs: int, duration: float) -> None:
         """Book ``procs`` from now (after :meth:`fits_now` said they are free)."""
         self.profile.book_span(self.now, held_end(self.now, self.now + duration), procs)
-

@@ -33,7 +33,7 @@ from typing import Any, Hashable
 from ..errors import DAGError, TraceError
 from .dag import DagJob
 from .lwf import read_text_file
-from .wfformat import BYTES_PER_MB, Workflow
+from .wfformat import Workflow, shared_data_mb
 from .xml_tree import Element, Located, parse_xml
 
 def _non_negative(text: str) -> float:
@@ -96,8 +96,8 @@ def read_dax(path: str | os.PathLike, job_id: Hashable | None = None, submit_tim
                 if link not in ("input", "output", "inout"):
                     raise at.error(use, f"attribute 'link' = {use.attrib.get('link')!r} must be input, "
                                         "output or inout")
-                if link != "output" and fid not in ins:
-                    ins.append(fid)
+                if link != "output":
+                    ins.append(fid)          # a file named twice counts once (shared_data_mb)
                 if link != "input":
                     outs.add(fid)
             reads[tid], writes[tid] = ins, outs
@@ -123,11 +123,11 @@ def read_dax(path: str | os.PathLike, job_id: Hashable | None = None, submit_tim
         if tid in cores:
             g.nodes[tid]["cpus"] = cores[tid]
     for parent, child, _, _ in edges:
-        out = writes[parent]                 # summed in the child's order: the same bits every run
-        g.add_edge(parent, child, data_mb=sum(sizes.get(f, 0.0) for f in reads[child] if f in out) / BYTES_PER_MB)
-    name = root.attrib.get("name") or os.path.splitext(os.path.basename(path))[0]
+        g.add_edge(parent, child, data_mb=shared_data_mb(reads[child], writes[parent], sizes))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = root.attrib.get("name") or stem
     if job_id is None:
-        job_id = os.path.splitext(os.path.basename(path))[0]
+        job_id = stem
     try:
         job = DagJob(id=job_id, graph=g, submit_time=submit_time, cloud=cloud)
     except DAGError as err:

@@ -35,7 +35,7 @@ import json
 import math
 import os
 import re
-from typing import Any, Hashable, Mapping
+from typing import Any, Container, Hashable, Iterable, Mapping
 
 import attrs
 import networkx as nx
@@ -138,12 +138,7 @@ def _too_deep(text: str, limit: int = 100) -> tuple[int, int]:
     return deepest, text.count("\n", 0, offset) + 1
 
 
-def _load_json(path: str) -> Any:
-    """The parsed document; TraceErrors name the file and the line."""
-    return parse_json(path, read_text_file(path))
-
-
-def parse_json(path: str, text: str) -> Any:
+def _load_json(path: str, text: str) -> Any:
     """``text`` (of ``path``) parsed; TraceErrors name the file and the line (numbers no float
     holds kept as :class:`_OutOfRange`, named when read)."""
     try:
@@ -188,10 +183,11 @@ def _optional_number(where: str, obj: Mapping[str, Any], key: str, path: str) ->
 
 
 def read_wfformat(path: str | os.PathLike, job_id: Hashable | None = None, submit_time: float = 0.0,
-                  cloud: int | None = None) -> Workflow:
-    """Read a WfFormat file; the job's id is ``job_id`` (default: the file name without ``.json``)."""
+                  cloud: int | None = None, text: str | None = None) -> Workflow:
+    """Read a WfFormat file (``text``: its content, when already read); the job's id is
+    ``job_id`` (default: the file name without ``.json``)."""
     path = os.fspath(path)
-    doc = _load_json(path)
+    doc = _load_json(path, read_text_file(path) if text is None else text)
     if job_id is None:
         job_id = os.path.splitext(os.path.basename(path))[0]
     return workflow_from_dict(doc, source=path, job_id=job_id, submit_time=submit_time, cloud=cloud)
@@ -327,11 +323,17 @@ def _edge_data(parent: Mapping[str, Any], child: Mapping[str, Any], sizes: Mappi
     """Total size (MB) of the files the parent writes and the child reads."""
     if sizes is None:
         return 0.0
-    outputs = set(parent.get("outputFiles", []) or [])
-    # each file once, in the child's order (not a set's: its order follows the string hashes,
-    # which change from run to run, and a sum of fractional sizes with them)
-    inputs = dict.fromkeys(child.get("inputFiles", []) or [])
-    return sum(sizes[f] for f in inputs if f in outputs) / BYTES_PER_MB
+    return shared_data_mb(child.get("inputFiles", []) or [], set(parent.get("outputFiles", []) or []), sizes)
+
+
+def shared_data_mb(reads: Iterable[str], writes: Container[str], sizes: Mapping[str, float]) -> float:
+    """An edge's data: the total size (MB, 10**6 bytes) of the files of ``reads`` (the child's
+    inputs) that are in ``writes`` (the parent's outputs), each file once, a file without a
+    size weighing 0. Summed in the child's order, not a set's: a set of strings iterates in an
+    order that follows the string hashes, which change from process to process, and a sum of
+    fractional sizes would change with it. The rule of every workflow reader (WfFormat of any
+    schema, DAX)."""
+    return sum(sizes.get(f, 0.0) for f in dict.fromkeys(reads) if f in writes) / BYTES_PER_MB
 
 
 def _machines(where: str, execution: Mapping[str, Any]) -> tuple[Machine, ...]:

@@ -41,7 +41,7 @@ import networkx as nx
 
 from ..errors import DAGError, TraceError
 from .dag import DagJob
-from .wfformat import BYTES_PER_MB, Machine, Workflow, _get, _number, read_machines
+from .wfformat import BYTES_PER_MB, Machine, Workflow, _get, _number, read_machines, shared_data_mb
 
 LEGACY_VERSIONS = ("1.0", "1.1", "1.2", "1.3", "1.4")
 
@@ -115,8 +115,7 @@ def legacy_workflow_from_dict(doc: Mapping[str, Any], version: str, where: str, 
             size = _number(where, f, size_key, fkey)
             sizes.setdefault(fid, size)
             if str(f.get("link", "")).lower() == "input":
-                if fid not in ins:
-                    ins.append(fid)
+                ins.append(fid)              # a file named twice counts once (shared_data_mb)
             else:
                 outs.add(fid)
                 producer.setdefault(fid, order[i])
@@ -158,8 +157,7 @@ def legacy_workflow_from_dict(doc: Mapping[str, Any], version: str, where: str, 
     for i in range(len(tasks)):
         child = order[i]
         for parent in parents[i]:
-            out = writes[names[parent]]      # summed in the child's order: the same bits every run
-            g.add_edge(parent, child, data_mb=sum(sizes[f] for f in reads[i] if f in out) / BYTES_PER_MB)
+            g.add_edge(parent, child, data_mb=shared_data_mb(reads[i], writes[names[parent]], sizes))
 
     name = str(doc.get("name", os.path.basename(where)))
     try:

@@ -8,7 +8,7 @@ import os
 from typing import Hashable
 
 from .lwf import read_text_file
-from .wfformat import Workflow, parse_json, workflow_from_dict
+from .wfformat import Workflow, read_wfformat
 
 
 def read_workflow(path: str | os.PathLike, job_id: Hashable | None = None, submit_time: float = 0.0,
@@ -16,13 +16,9 @@ def read_workflow(path: str | os.PathLike, job_id: Hashable | None = None, submi
     """Read a WfFormat or DAX file (XML when its first character other than blank space is
     ``<``); the job's id is ``job_id`` (default: the file name without its extension). The file
     is read once, and checked to be UTF-8 text first (:func:`~cloudsim_py.workload.lwf.read_text_file`)."""
-    path = os.fspath(path)
-    text = read_text_file(path)
+    text = read_text_file(os.fspath(path))
     if text.lstrip().startswith("<"):
         from .dax import read_dax
 
         return read_dax(path, job_id, submit_time, cloud, text=text)
-    if job_id is None:
-        job_id = os.path.splitext(os.path.basename(path))[0]
-    return workflow_from_dict(parse_json(path, text), source=path, job_id=job_id, submit_time=submit_time,
-                              cloud=cloud)
+    return read_wfformat(path, job_id, submit_time, cloud, text=text)
