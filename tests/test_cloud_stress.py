@@ -37,8 +37,8 @@ Each invariant is one function named for what it checks, numbered as in the issu
    that run time is the input's; (3b) the rows' ``start`` and ``finish`` agree with the
    intervals; (3c) every overhead lasts what the documented arithmetic gives;
 4. no task starts before its parents end and their data has arrived, nor (4b) before its
-   job's submission or an AR job's requested start; (4c) ``dag_jobs.csv`` lists the DAG jobs
-   whose tasks all finished, with their last finish;
+   job's submission or an AR job's requested start; (4c) ``dag_jobs.csv`` has a row per DAG job:
+   finished (with its last task's finish) or rejected with its tasks' reason;
 5. every lease and task of the input has exactly one ``jobs.csv`` row: finished, or rejected,
    unfinished or skipped with a reason; (5b) best-effort leases (which fit the cloud) finish;
 6. a suspension saves the state (when a save takes time) and a reload (after a migration, or
@@ -1287,28 +1287,33 @@ def check_suspensions_save_and_reload(scenario: dict[str, Any], out: Outputs) ->
 
 
 def check_dag_jobs_csv(scenario: dict[str, Any], out: Outputs) -> None:
-    """4c. ``dag_jobs.csv`` has one row per DAG job whose tasks all finished: its owner, its
-    submission, its last task's finish, its task count and whether it is an AR job."""
+    """4c. ``dag_jobs.csv`` has one row per DAG job of the input: one whose tasks all finished is
+    ``finished`` with its owner, its submission, its last task's finish, its task count and
+    whether it is an AR job; any other (the run goes to its end) is ``rejected``, its tasks
+    rejected for the row's reason."""
     if "dags" not in scenario:
         assert out.dag_jobs is None, "a lease system wrote dag_jobs.csv"
         return
     assert out.dag_jobs is not None, "a DAG system wrote no dag_jobs.csv"
     by_job = {r["job"]: r for r in out.dag_jobs}
     assert len(by_job) == len(out.dag_jobs), f"a DAG job twice in dag_jobs.csv: {out.dag_jobs}"
+    assert len(by_job) == len(scenario["dags"]["jobs"]), f"not one row per DAG job: {out.dag_jobs}"
     rows = task_rows(out)
     for job in scenario["dags"]["jobs"]:
         mine = [rows[(str(job["id"]), t)][0] for t in job["tasks"]]
         jid = str(job["id"])
+        assert jid in by_job, f"DAG job {jid} has no dag_jobs.csv row"
+        d = by_job[jid]
+        assert int(d["owner"]) == job.get("cloud", 0), d
+        assert same_time(float(d["submit"]), job["submit"]), d
+        assert int(d["tasks"]) == len(job["tasks"]), d
+        assert d["ar"] == str(job.get("mode") == "ar"), d
         if all(r["state"] == "finished" for r in mine):
-            assert jid in by_job, f"DAG job {jid} finished every task but has no dag_jobs.csv row"
-            d = by_job[jid]
-            assert int(d["owner"]) == job.get("cloud", 0), d
-            assert same_time(float(d["submit"]), job["submit"]), d
+            assert d["state"] == "finished" and d["reason"] == "", d
             assert same_time(float(d["finish"]), max(float(r["finish"]) for r in mine)), d
-            assert int(d["tasks"]) == len(job["tasks"]), d
-            assert d["ar"] == str(job.get("mode") == "ar"), d
         else:
-            assert jid not in by_job, f"DAG job {jid} listed as finished: {by_job[jid]}"
+            assert d["state"] == "rejected" and d["reason"] and d["finish"] == "", d
+            assert all(r["state"] == "rejected" and r["reason"] == d["reason"] for r in mine), (d, mine)
 
 
 def check_summary_is_strict_json_listing_the_files(scenario: dict[str, Any], out: Outputs) -> None:

@@ -26,6 +26,7 @@ from cloudsim_py.brokers.fcfs import FcfsBroker
 from cloudsim_py.brokers.leases import LeaseScheduler
 from cloudsim_py.errors import StuckJobsError
 from cloudsim_py.scenario import load_scenario, run_scenario
+from cloudsim_py.workload.lease import LeaseMode
 
 DATACENTER = {
     "name": "dc", "datacenter": {"hosts": 2},
@@ -112,6 +113,47 @@ def test_a_refused_dag_job_gives_each_of_its_tasks_a_row_with_the_reason(tmp_pat
     refused = rows(tmp_path)
     assert [(r["dag"], r["task"], r["state"]) for r in refused] == [("wide", "x", "rejected"), ("wide", "y", "rejected")]
     assert {r["reason"] for r in refused} == {"task 'x' needs 3 CPUs, more than any cloud has"}
+
+
+def test_dag_jobs_csv_has_a_row_per_dag_job_finished_rejected_or_unfinished(tmp_path):
+    # On one cloud of two 1-CPU VMs, run until t = 50: "quick" (one 5 s task) finishes at 5;
+    # "wide" (a 3-CPU task) is refused when it arrives at 1; "long" (a 10 s task, then a 100 s
+    # one, submitted at 2) has its first task done at 12 and its second running at 50.
+    from cloudsim_py.clouds.cloud import CloudSpec
+    from cloudsim_py.clouds.vmtypes import VMType
+    from cloudsim_py.runner import run_system
+    from cloudsim_py.systems.clouds import build_dag_system
+    from cloudsim_py.workload.dag import build_dag_job
+
+    jobs = [build_dag_job("quick", {"q": {"runtime": 5.0}}, [], cloud=0),
+            build_dag_job("wide", {"x": {"runtime": 1.0, "cpus": 3}}, [], cloud=0, submit_time=1.0),
+            build_dag_job("long", {"a": {"runtime": 10.0}, "b": {"runtime": 100.0}}, [("a", "b")], cloud=0,
+                          submit_time=2.0)]
+    system = build_dag_system(jobs, [CloudSpec("c0", VMType("v", 1, 1024, 0, 100), 2)], policy="fdls")
+    run_system(system, until=50.0)
+    system.write_files(str(tmp_path))
+    assert (tmp_path / "dag_jobs.csv").read_text().splitlines() == [
+        "job,owner,submit,start,finish,tasks,ar,state,reason",
+        "quick,0,0.0,0.0,5.0,1,False,finished,",
+        "wide,0,1.0,1.0,,1,False,rejected,\"task 'x' needs 3 CPUs, more than any cloud has\"",
+        "long,0,2.0,2.0,,2,False,unfinished,1 of 2 tasks finished",
+    ]
+
+
+def test_a_dag_job_submitted_to_a_missing_cloud_has_a_rejected_row_naming_that_cloud(tmp_path):
+    from cloudsim_py.clouds.cloud import CloudSpec
+    from cloudsim_py.clouds.vmtypes import VMType
+    from cloudsim_py.runner import run_system
+    from cloudsim_py.systems.clouds import build_dag_system
+    from cloudsim_py.workload.dag import build_dag_job
+
+    lost = build_dag_job("lost", {"t": {"runtime": 1.0}}, [], cloud=3, mode=LeaseMode.AR, start=7.0)
+    system = build_dag_system([lost], [CloudSpec("c0", VMType("v", 1, 1024, 0, 100), 1)], policy="fdmms")
+    run_system(system)
+    system.write_files(str(tmp_path))
+    (row,) = csv.DictReader((tmp_path / "dag_jobs.csv").read_text().splitlines())
+    assert row == {"job": "lost", "owner": "3", "submit": "0.0", "start": "7.0", "finish": "", "tasks": "1",
+                   "ar": "True", "state": "rejected", "reason": "submitted to cloud 3, the system has 1"}
 
 
 def test_leases_the_loader_skipped_have_rows_with_the_reason_and_the_line(tmp_path):

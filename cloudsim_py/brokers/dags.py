@@ -204,17 +204,19 @@ class DagOutcome(NamedTuple):
 @attrs.define(slots=True, eq=False)
 class DagLog:
     """Outcome of every DAG job of a cloud system: a :class:`DagOutcome` of each finished one,
-    ``(job id, reason)`` of the refused ones, and the refused jobs themselves (their tasks get
-    rows in ``jobs.csv``)."""
+    ``(job id, reason)`` of the refused ones, and the refused jobs themselves with the cloud
+    that refused them (their tasks get rows in ``jobs.csv``, the jobs rows in
+    ``dag_jobs.csv``)."""
 
     finished: list[DagOutcome] = attrs.field(factory=list)
     rejected: list[tuple[Hashable, str]] = attrs.field(factory=list)
-    refused: list[tuple[DagJob, str]] = attrs.field(factory=list)
+    refused: list[tuple[DagJob, str, int]] = attrs.field(factory=list)
     submitted: int = 0
 
-    def refuse(self, dag: DagJob, reason: str) -> None:
+    def refuse(self, dag: DagJob, reason: str, owner: int) -> None:
+        """``dag``, submitted to cloud ``owner``, is refused there for ``reason``."""
         self.rejected.append((dag.id, reason))
-        self.refused.append((dag, reason))
+        self.refused.append((dag, reason, owner))
 
     def job_times(self) -> list[float]:
         """Each finished job's execution time (:attr:`DagOutcome.time`)."""
@@ -506,7 +508,7 @@ class DagScheduler(CloudScheduler):
             # the same first error); the task orders and FDLS's priorities read these
             times = {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         except PlatformError as exc:
-            fed.log.refuse(dag, str(exc))
+            fed.log.refuse(dag, str(exc), self.index)
             log.warning("job %s refused: %s", dag.id, exc)
             return
         orders: dict[Hashable, TaskOrder] = {}
@@ -523,7 +525,7 @@ class DagScheduler(CloudScheduler):
                 vms = [v.vms_for(cpus) for v in types]
                 vms = kinds[cpus] = vms if any(n <= c.vms for n, c in zip(vms, clouds)) else []
             if not vms:
-                fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has")
+                fed.log.refuse(dag, f"task {task!r} needs {cpus:g} CPUs, more than any cloud has", self.index)
                 return
             image = float(data.get("image_mb", 0.0))
             xfer = images.get(image)

@@ -316,7 +316,7 @@ class DagSystemRun:
     def rows(self) -> Iterable[Sequence[str]]:
         """``jobs.csv`` rows of the tasks that never reached a datacenter: those of refused DAG
         jobs (rejected, with the reason) and those still at their owner (unfinished)."""
-        for dag, reason in self.federation.log.refused:
+        for dag, reason, _ in self.federation.log.refused:
             for task in dag.order:
                 yield partial_row({"submit": float(dag.submit_time)}, TEXT,
                                   {"mode": dag.mode.value, "dag": str(dag.id), "task": str(task),
@@ -328,13 +328,39 @@ class DagSystemRun:
 
     def write_files(self, folder: str) -> list[str]:
         write_atomic(os.path.join(folder, "intervals.csv"), _intervals_csv(self.clouds, self.records))
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(("job", "owner", "submit", "start", "finish", "tasks", "ar"))
-        for o in self.federation.log.finished:
-            w.writerow((o.id, o.owner, repr(o.submit), repr(o.start), repr(o.finish), o.tasks, o.ar))
-        write_atomic(os.path.join(folder, "dag_jobs.csv"), buf.getvalue())
+        write_atomic(os.path.join(folder, "dag_jobs.csv"), _dag_jobs_csv(self.federation))
         return ["intervals.csv", "dag_jobs.csv"]
+
+
+#: the columns of ``dag_jobs.csv`` (docs/federation.md, "Records")
+DAG_JOB_COLUMNS = ("job", "owner", "submit", "start", "finish", "tasks", "ar", "state", "reason")
+
+
+def _dag_jobs_csv(federation: Federation) -> str:
+    """``dag_jobs.csv``: one row per DAG job of the input, as ``jobs.csv`` has one per task. The
+    finished ones first, in the order they finished (``finish`` their last task's end), then
+    those refused at submission (``rejected``, the reason), then those still at their owner when
+    the run stopped (``unfinished``, how many of their tasks finished: only a run with ``until``
+    ends so, any other stops as stuck). ``start`` is when a job could start (an AR job's
+    requested start, else its submission), as Li et al.'s execution time counts it."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(DAG_JOB_COLUMNS)
+    log = federation.log
+    for o in log.finished:
+        w.writerow((o.id, o.owner, repr(o.submit), repr(o.start), repr(o.finish), o.tasks, o.ar, "finished", ""))
+
+    def start(dag: DagJob) -> float:
+        return float(dag.start) if dag.mode is LeaseMode.AR and dag.start is not None else float(dag.submit_time)
+
+    for dag, reason, owner in log.refused:
+        w.writerow((dag.id, owner, repr(float(dag.submit_time)), repr(start(dag)), "", dag.tasks,
+                    dag.mode is LeaseMode.AR, "rejected", reason))
+    for run in federation.active():
+        dag = run.dag
+        w.writerow((dag.id, run.owner, repr(float(dag.submit_time)), repr(start(dag)), "", dag.tasks,
+                    dag.mode is LeaseMode.AR, "unfinished", f"{dag.tasks - run.left} of {dag.tasks} tasks finished"))
+    return buf.getvalue()
 
 
 def build_dag_system(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, policy: str = "fdls",
@@ -383,7 +409,7 @@ def build_dag_system(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
         owner = dag.cloud if dag.cloud is not None else 0
         if owner >= n:
             fed.log.submitted += 1
-            fed.log.refuse(dag, f"submitted to cloud {owner}, the system has {n}")
+            fed.log.refuse(dag, f"submitted to cloud {owner}, the system has {n}", owner)
             return
         schedulers[owner].submit_dag(dag)
 

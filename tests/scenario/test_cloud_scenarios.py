@@ -68,7 +68,7 @@ def test_a_dag_scenario_runs_the_chain_of_the_python_test(tmp_path):
     assert doc["summary"]["avg_job_time"] == 50.0 and [c["name"] for c in doc["clouds"]] == ["c0", "c1"]
     rows = (tmp_path / "out" / "fdls" / "intervals.csv").read_text().splitlines()
     assert rows[0] == "cloud,job,kind,start,end,vms" and "c1,2,run,16.0,36.0,0" in rows
-    assert (tmp_path / "out" / "fdmms" / "dag_jobs.csv").read_text().splitlines()[1] == "chain,0,0.0,0.0,50.0,3,False"
+    assert (tmp_path / "out" / "fdmms" / "dag_jobs.csv").read_text().splitlines()[1] == "chain,0,0.0,0.0,50.0,3,False,finished,"
 
 
 def test_a_lease_scenario_runs_haizeas_preemption_case(tmp_path):
