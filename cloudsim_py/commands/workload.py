@@ -188,11 +188,21 @@ def _cmd_workflow(args: argparse.Namespace) -> int:
         print(f"tasks           {g.number_of_nodes():,}, {g.number_of_edges():,} edges, "
               f"{data:,.1f} MB of data on the edges")
         print(f"critical path   {length:,.3f} s over {len(route)} tasks (measured runtimes, no transfers)")
-        print("makespan        " + (f"{w.makespan_s:,.3f} s measured" if w.makespan_s is not None
-                                     else "not in the file"))
+        print(f"makespan        {_makespan_text(w.makespan_s, length)}")
         machines = ", ".join(f"{m.name} ({m.cores} cores)" if m.cores else m.name for m in w.machines)
         print(f"machines        {machines or 'not in the file'}")
     return 0
+
+
+def _makespan_text(makespan: float | None, critical: float) -> str:
+    """The file's makespan as ``workload workflow`` prints it. WfCommons' generator writes
+    ``makespanInSeconds: 0`` into the instances it makes: a makespan of 0 under a critical path
+    longer than 0 is no measurement, and is said so rather than printed as one."""
+    if makespan is None:
+        return "not in the file"
+    if makespan == 0 and critical > 0:
+        return "0 in the file: not a measurement (a generated instance?)"
+    return f"{makespan:,.3f} s measured"
 
 
 def add_workload_commands(subparsers: Any) -> None:

@@ -170,6 +170,15 @@ def test_workflow_describes_a_wfformat_file_with_its_measured_makespan(tmp_path,
     assert "makespan        9.000 s measured\n" in out and "machines        m (4 cores)\n" in out
 
 
+def test_workflow_says_a_zero_makespan_under_a_longer_critical_path_is_no_measurement(tmp_path, capsys):
+    # WfCommons' generator writes makespanInSeconds 0 into its synthetic instances
+    f = tmp_path / "gen.json"
+    f.write_text('{"name": "gen", "schemaVersion": "1.4", "workflow": {"makespanInSeconds": 0, "machines": [], '
+                 '"tasks": [{"name": "t", "parents": [], "runtimeInSeconds": 7}]}}')
+    assert run("workload", "workflow", str(f)) == 0
+    assert "makespan        0 in the file: not a measurement (a generated instance?)\n" in capsys.readouterr().out
+
+
 def test_workflow_on_a_bad_file_is_an_error_naming_it(tmp_path, capsys):
     good, bad = tmp_path / "two.xml", tmp_path / "bad.xml"
     good.write_text(DAX_TWO)
