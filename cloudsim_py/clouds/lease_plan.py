@@ -129,8 +129,8 @@ class LocalOptions:
     requested start as its VMs are free), ``backfill`` (``True``: later best-effort leases may
     start around the first blocked one, whose earliest run is held for them at every pass
     (EASY); ``False``: strict FCFS; ``"aggressive"``: Haizea 1.0's aggressive backfilling, see
-    :meth:`~cloudsim_py.clouds.local.LocalCloud._aggressive_pass`), ``migrate`` (a suspended lease may resume on other
-    VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation and be
+    :class:`~cloudsim_py.clouds.haizea_queue.AggressiveQueue`), ``migrate`` (a suspended lease
+    may resume on other VMs), ``fill_gaps`` (a preemptible lease may start in a gap before a reservation and be
     suspended for it; suspend mode only, except with aggressive backfilling, where it is
     Haizea's ``suspension: all``), ``ar_vms`` (which VMs an AR gets: ``free-first``, the lowest
     free ids, then those of the best-effort leases it preempts; or ``arbitrary``, Li et al.

@@ -31,9 +31,10 @@ saves, reloads, migrations), with the local discipline every policy of a cloud s
 each off by default, all on in the ``haizea`` preset; docs/federation.md, "Haizea 1.0 and this
 project"): a scheduling threshold
 for gap starts and for suspending rather than cancelling a lease an AR preempts; the oldest
-best-effort lease preempted first; aggressive backfilling (:meth:`LocalCloud._aggressive_pass`:
-one lease booked in the future, re-planned when a run ends early; later leases start in gaps
-before any booking; Haizea's greedy choice of VMs); the state of a suspended lease copied ahead
+best-effort lease preempted first; aggressive backfilling
+(:class:`~cloudsim_py.clouds.haizea_queue.AggressiveQueue`: one lease booked in the future,
+re-planned when a run ends early; later leases start in gaps before any booking; Haizea's
+greedy choice of VMs); the state of a suspended lease copied ahead
 to the VMs it will resume on (network traffic, holding no VM); a shutdown after a run that is not
 cut short (:class:`~cloudsim_py.clouds.overheads.Overheads` gives its length).
 
@@ -69,6 +70,7 @@ from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
 from .cloud import CloudSpec
+from .haizea_queue import AggressiveQueue
 from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMEDIATE, IN_PLACE, INF, MIGRATE,
                          PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
                          LocalCounters, LocalOptions, PhaseListener, Plan, cut_before, positive_length)
@@ -122,11 +124,6 @@ class LocalCloud:
         self._early: list[tuple[float, int, Plan]] = []
         #: the state copies booked and not over (they weigh in Haizea's choice of VMs)
         self._copies: dict[Copy, None] = {}
-        #: :meth:`_free_at`'s answers for one state of the slot table at one time
-        self._free_memo: dict[tuple[float, tuple[int, ...] | None], dict[int, float]] = {}
-        self._free_stamp: tuple[int, float] = (-1, -INF)
-        #: the same answers' free-until times, ascending (made when first needed)
-        self._ends_memo: dict[tuple[float, tuple[int, ...] | None], list[float]] = {}
         self.n_vms = n
         self.table = SlotTable(n)
         self.hard = SlotTable(n)         #: the bookings no AR can take (ARs, immediate, saves...)
@@ -150,6 +147,9 @@ class LocalCloud:
         self._quotes = Quotes(self.table, self.hard, dc, self.options.preemption == "suspend")
         #: Overheads.times by (image MB, memory MB, VMs)
         self._times: dict[tuple[float, float, int], Times] = {}
+        #: Haizea's queue with aggressive backfilling, the discipline of ``options.aggressive``
+        #: (its own module); without it the cloud's own pass (:meth:`schedule`)
+        self._haizea = AggressiveQueue(self) if self._aggressive else None
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -714,10 +714,12 @@ class LocalCloud:
         now = self.dc.now
         early = sorted(self._early, key=itemgetter(0, 1))
         self._early = []
+        queue = self._haizea
+        assert queue is not None            # early ends are kept only under aggressive backfilling
         for _, _, p in early:
             self._drop_bookings(p)
             p.phase = DONE
-            self._replan_future(now)
+            queue.replan(now)
 
     def _shut_down(self, p: Plan, now: float) -> None:
         """Haizea's shutdown after a run: the lease's VMs stay booked ``shutdown`` more seconds
@@ -735,7 +737,7 @@ class LocalCloud:
         p.phase = DONE
         self._full = True
 
-    # ------------------------------------------------------------------ Haizea's queue (backfill: aggressive)
+    # ------------------------------------------------------------------ planned leases (Haizea's queue plans them)
     def _threshold(self, p: Plan, queued: bool) -> float | None:
         """Haizea's scheduling threshold ``T = (1 + factor) S``: ``S`` is the lease's whole-lease
         suspend estimate, plus its resume estimate if it is a suspended lease waiting in the
@@ -745,27 +747,6 @@ class LocalCloud:
             return None
         est = p.save_est + (p.reload_est if queued else 0.0)
         return est * (1.0 + factor)
-
-    def _futures(self, now: float) -> int:
-        """How many future leases there are now: booked at a future candidate, their run not
-        begun (a lease stops counting when its run begins, not its resumption)."""
-        for p in [p for p in self._future if p.vm_start <= now or p.phase == WAITING or p.phase == DONE]:
-            del self._future[p]
-            p.future = False
-        return len(self._future)
-
-    def _cpu_full(self, now: float) -> bool:
-        """Every VM's CPU is booked now (a VM saving or reloading a lease's state, or receiving
-        its image or state, holds its memory or network, not its CPU, in Haizea's slot table)."""
-        if self.table.any_free(now):
-            return False
-        for r in self.table.overlapping(now, now + TINY):
-            q = self._owner[r.id]  # type: ignore[index]
-            if q is None:
-                continue
-            if r.id == q.save_res or r.id == q.res and (q.phase == PREP or q.phase == RUNNING and now < q.run_from):
-                return False
-        return True
 
     @staticmethod
     def _run_start(p: Plan, how: int, start: float) -> float:
@@ -790,180 +771,9 @@ class LocalCloud:
             return MIGRATE
         return IN_PLACE
 
-    def _aggressive_pass(self, now: float) -> None:
-        """Haizea 1.0's queue pass with aggressive backfilling (Sotomayor et al.; each rule in
-        docs/federation.md, "Haizea 1.0 and this project"). The queue is taken in order (by
-        submit time; a lease queued again goes behind those submitted at the same time). Each
-        lease is planned as early as it can begin: now (a suspended lease, with ``copy_ahead``:
-        now plus one copy of its state, even on its own VMs) for its whole remaining run, or for
-        a run up to the next booking and a suspension there if that gap is at least its
-        threshold; failing that, and only while no other lease is booked so (one "future
-        lease"), at the first end of a run after which it can. A future lease is held until its
-        run begins, or an early end re-plans it (:meth:`finished`). A lease that cannot be
-        planned stays queued and the later ones are tried; the pass stops when no future
-        booking is allowed and every VM's CPU is booked now."""
-        self._fresh = []
-        waiting = self._waiting
-        if not waiting:
-            return
-        future = self._futures(now)
-        full: bool | None = None
-        for p in list(waiting):
-            allow = future < FUTURE_LEASES
-            if not allow:
-                if full is None:
-                    full = self._cpu_full(now)
-                if full:
-                    break
-            if p.ready_at > now:
-                self._wake_at(p.ready_at)
-                continue
-            if not allow and not p.started and len(self._free_at(now, None)) < p.job.procs:
-                continue                    # (too few VMs free now: a quick no)
-            fit = self._asap(p, now, allow, p.started)
-            if fit is None:
-                continue
-            waiting.remove(p)
-            self._commit(p, now, *fit)
-            future += fit[3]
-            full = None
-
-    def _asap(self, p: Plan, now: float, allow_future: bool,
-              queued: bool) -> tuple[float, tuple[int, ...], float | None, bool] | None:
-        """Where and when ``p`` can begin (Haizea's ``schedule_asap``): ``(begin, VMs, cut or
-        None, future)``, or ``None``. The earliest time is tried first, then (``allow_future``)
-        the final ends of the booked runs ending after it, in the order of their runs' ends
-        (:meth:`_future_starts`); the first that fits wins."""
-        resumed = p.started
-        est = p.mig if resumed and self.options.migrate and self.options.copy_ahead else 0.0
-        earliest = now + est
-        only = p.last_vms if resumed and not self.options.migrate else None
-        extra = p.reload_est + (p.mig if self.options.migrate and not self.options.copy_ahead else 0.0)
-        length = p.left + (extra if resumed else p.xfer) + p.shutdown
-        thr = self._threshold(p, queued)
-        fit = self._fit_at(p, earliest, length, only, thr)
-        if fit is not None:
-            return earliest, fit[0], fit[1], False
-        if allow_future:
-            starts = self._future_starts(earliest)
-            n = p.job.procs
-            for s, free in zip(starts, self._free_counts(starts)):
-                if free < n:
-                    continue                # (too few VMs free then: a quick no)
-                fit = self._fit_at(p, s, length, only, thr)
-                if fit is not None:
-                    return s, fit[0], fit[1], True
-        return None
-
-    def _free_counts(self, times: list[float]) -> list[int]:
-        """How many VMs are free in the slot table at each of ``times``: ``V`` minus the VMs of
-        the bookings that cover it (sums over the bookings by start and by end)."""
-        starts = sorted((r.start, len(r.vms)) for r in self.table)
-        ends = sorted((r.end, len(r.vms)) for r in self.table)
-        s_at = [t for t, _ in starts]
-        e_at = [t for t, _ in ends]
-        s_sum = list(accumulate((k for _, k in starts), initial=0))
-        e_sum = list(accumulate((k for _, k in ends), initial=0))
-        n = self.n_vms
-        return [n - s_sum[bisect_right(s_at, t)] + e_sum[bisect_right(e_at, t)] for t in times]
-
-    def _fit_at(self, p: Plan, s: float, length: float, only: tuple[int, ...] | None,
-                thr: float | None) -> tuple[tuple[int, ...], float | None] | None:
-        """Haizea's greedy mapping of ``p`` from ``s`` for ``length``: the VMs free at ``s`` in the
-        order of its host selection (:meth:`_by_score`), the first ``n`` of them; the lease runs
-        on them until the first is needed again. ``(VMs, None)`` if that covers its run,
-        ``(VMs, cut)`` if it must be suspended at ``cut`` and the gap from ``s`` is at least the
-        threshold ``thr`` (``None``: any gap with a non-empty run); else ``None``. A lease that
-        may not be suspended (``fill_gaps`` off, or not preemptible) needs VMs free for
-        ``length``."""
-        free = self._free_at(s, only)
-        n = p.job.procs
-        end = s + length
-        whole = p.hard or not self.options.fill_gaps     # it may not be suspended: VMs for all of it
-        if whole:
-            free = {v: u for v, u in free.items() if u >= end}
-        if len(free) < n:
-            return None
-        if thr is not None and not whole:
-            # whichever n VMs are chosen, the first of them needed again is needed by the n-th
-            # latest free-until time: if that is before the end and leaves a gap shorter than the
-            # threshold, so is the chosen VMs' (the answer below, without scoring the VMs). O(1)
-            # once the sorted times are made for this state and s.
-            kth = self._free_ends(s, only)[-n]
-            if kth < end and kth - s < thr:
-                return None
-        if only is not None:
-            vms = only                      # no migration: its own VMs, each as before
-        else:
-            vms = tuple(self._by_score(free, s, float(p.job.desc.runtime_estimate), n))
-        maxend = min(end, min(map(free.__getitem__, vms)))
-        if maxend >= end:
-            return vms, None
-        if thr is not None and maxend - s < thr:
-            return None
-        begin = self._run_start(p, self._how(p, vms), s)
-        if maxend >= begin + p.left + p.shutdown:
-            return vms, None
-        cut = cut_before(maxend, p.save)
-        if cut < begin or cut == begin and thr is None:
-            return None
-        return vms, cut
-
-    def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
-        """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too,
-        :meth:`_free_now`), kept while no booking changes (a pass asks the same of many leases).
-        "For good" is :data:`~cloudsim_py.clouds.slottable.BIG`, which compares, and scores in
-        :meth:`_by_score` (``BIG - s`` is at least any duration), like ``inf``. O(V)
-        (:meth:`SlotTable.free_lists`) once per state, time and question."""
-        now = self.dc.now
-        stamp = (self.table.version, now)
-        if self._free_stamp != stamp:
-            self._free_stamp = stamp
-            self._free_memo = {}
-            self._ends_memo = {}
-        key = (s, only)
-        free = self._free_memo.get(key)
-        if free is None:
-            free = self._free_memo[key] = (self._free_now(s, only) if s <= now else
-                                           dict(zip(*self.table.free_lists(s, only))))
-        return free
-
-    def _free_ends(self, s: float, only: tuple[int, ...] | None) -> list[float]:
-        """The free-until times of :meth:`_free_at` ``(s, only)``, ascending, kept with it.
-        O(F log F) once per state, time and question."""
-        key = (s, only)
-        ends = self._ends_memo.get(key)
-        if ends is None:
-            ends = self._ends_memo[key] = sorted(self._free_at(s, only).values())
-        return ends
-
-    def _future_starts(self, earliest: float) -> list[float]:
-        """Haizea's future candidates: for every booked run ending after ``earliest`` (ARs,
-        leases running or planned), by the end of the run, the end of what follows it (its
-        shutdown or its suspension); then the ends of the shutdowns under way."""
-        runs: list[tuple[float, float]] = []
-        downs: list[float] = []
-        table = self.table
-        for rid, q in self._owner.items():
-            if q is None or rid != q.res:
-                continue
-            r = table[rid]
-            if q.phase == SHUTDOWN:
-                if r.end > earliest:
-                    downs.append(r.end)
-                continue
-            if q.cut_at < INF:
-                run_end, final = q.cut_at, q.cut_at + q.save
-            else:
-                run_end, final = r.end - q.shutdown, r.end
-            if run_end > earliest:
-                runs.append((run_end, final))
-        runs.sort(key=itemgetter(0))
-        return list(dict.fromkeys([f for _, f in runs] + downs))
-
     def _commit(self, p: Plan, now: float, s: float, vms: tuple[int, ...], cut: float | None,
                 future: bool) -> None:
-        """Book ``p`` as :meth:`_asap` found it: from ``s`` on ``vms`` (its preparation, then its
+        """Book ``p`` as Haizea's queue found it (:meth:`AggressiveQueue._asap`): from ``s`` on ``vms`` (its preparation, then its
         run and shutdown, or its run up to ``cut`` and its save), its state copied ahead if it
         moves (``copy_ahead``); begin now, or later (a planned lease)."""
         p.vms = vms
@@ -1044,45 +854,6 @@ class LocalCloud:
                     self._phase(p, "copy", copy.start, now, copy.vms)
         p.copies = []
 
-    def _by_score(self, free: dict[int, float], s: float, duration: float, n: int) -> list[int]:
-        """The first ``n`` VMs of ``free`` (VM -> until when it is free from ``s``, by id) in the
-        order of Haizea's greedy host selection at ``s`` for a lease of requested ``duration``:
-        the score ``0.5 (4 - min(4, L)) / 4 + 0.25 + 0.25 min(1, D / duration)``, highest
-        first, ties by id; ``L`` counts the leases whose state copies touch the VM at ``s`` (a
-        free VM has no other), ``D`` is how long the VM stays as it is (free, and its copies
-        unchanged). Without copies: the VMs free for ``duration`` by id, then the others by how
-        long they stay free (O(V) when the first suffice)."""
-        if not self._copies:
-            end = s + duration
-            whole = [v for v, u in free.items() if u >= end]
-            if len(whole) >= n:
-                return whole[:n]
-            rest = sorted((v for v, u in free.items() if u < end), key=lambda v: -free[v])
-            return whole + rest[: n - len(whole)]
-        touching: dict[int, set[Plan]] = {}
-        change: dict[int, float] = {}
-        for copy in self._copies:
-            if copy.end <= s:
-                continue
-            at = copy.end if copy.start <= s else copy.start
-            for pair in copy.pairs:
-                for v in pair:
-                    if copy.start <= s:
-                        touching.setdefault(v, set()).add(copy.plan)
-                    if at < change.get(v, INF):
-                        change[v] = at
-
-        # each VM's score negated, the same operations as the formula above, in one loop
-        keys = {}
-        near_of = touching.get
-        change_at = change.get
-        for v, u in free.items():
-            c = change_at(v, INF)
-            d = (c if c < u else u) - s           # min(u, c)
-            near = 1.0 if d >= duration else d / duration
-            keys[v] = -(0.5 * ((4 - min(4, len(near_of(v, ())))) / 4.0) + 0.25 * 1.0 + 0.25 * near)
-        return sorted(free, key=keys.__getitem__)[:n]
-
     def _unplan(self, p: Plan, now: float) -> None:
         """Drop a planned lease's plan: its start, copies, bookings, its place among the future
         leases."""
@@ -1095,19 +866,6 @@ class LocalCloud:
         p.future = False
         p.begin_at = p.vm_start = INF
 
-    def _replan_future(self, now: float) -> None:
-        """Haizea re-plans its future leases when a run ends early: each one whose plan has not
-        begun is planned again now, with the threshold of a lease that is not queued (Haizea's
-        state then is "suspended-pending"), and may again be booked in the future."""
-        for p in list(self._future):
-            if p.phase != PLANNED:
-                continue
-            self._unplan(p, now)
-            fit = self._asap(p, now, self._futures(now) < FUTURE_LEASES, False)
-            if fit is None:
-                self._requeue(p, now)
-            else:
-                self._commit(p, now, *fit)
 
     # ------------------------------------------------------------------ the pass
     def _free_now(self, now: float, only: tuple[int, ...] | None = None) -> dict[int, float]:
@@ -1145,8 +903,9 @@ class LocalCloud:
         would fare no better now (the free VMs are the same and time only shortens their gaps):
         the pass checks only the leases queued since, against what the last pass left (O(new
         leases log V))."""
-        if self._aggressive:
-            self._aggressive_pass(now)
+        if self._haizea is not None:
+            self._fresh = []
+            self._haizea.schedule(now)
             return
         waiting = self._waiting
         fresh = self._fresh

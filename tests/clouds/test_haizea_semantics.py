@@ -58,7 +58,7 @@ import pytest
 from cloudsim_py.brokers.base import make_broker
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.lease_plan import LocalOptions
-from cloudsim_py.clouds.local import LocalCloud
+from cloudsim_py.clouds.haizea_queue import AggressiveQueue
 from cloudsim_py.clouds.overheads import Overheads
 from cloudsim_py.clouds.spec import FederationSpec
 from cloudsim_py.clouds.vmtypes import VMType
@@ -610,21 +610,21 @@ def _random_leases(seed):
 
 
 def _runs_with_and_without_refusal(leases, monkeypatch):
-    """The run as it is and with LocalCloud._fit_at's quick refusal off (the sorted free-until
-    times replaced by times that never refuse), and how often each scored VMs."""
+    """The run as it is and with AggressiveQueue._fit_at's quick refusal off (the sorted
+    free-until times replaced by times that never refuse), and how often each scored VMs."""
     scored = []
-    by_score = LocalCloud._by_score
-    monkeypatch.setattr(LocalCloud, "_by_score", lambda self, *a: scored.append(1) or by_score(self, *a))
+    by_score = AggressiveQueue._by_score
+    monkeypatch.setattr(AggressiveQueue, "_by_score", lambda self, *a: scored.append(1) or by_score(self, *a))
     fast = run(leases, A, vms=8)
     with_refusal = len(scored)
-    monkeypatch.setattr(LocalCloud, "_free_ends", lambda self, s, only: [math.inf] * 8)
+    monkeypatch.setattr(AggressiveQueue, "_free_ends", lambda self, s, only: [math.inf] * 8)
     plain = run(leases, A, vms=8)
     return fast, plain, with_refusal, len(scored) - with_refusal
 
 
 @pytest.mark.parametrize("seed", range(12))
 def test_the_threshold_refusal_before_scoring_the_vms_changes_no_schedule(seed, monkeypatch):
-    # LocalCloud._fit_at refuses a gap without choosing VMs when the n-th latest free-until time
+    # AggressiveQueue._fit_at refuses a gap without choosing VMs when the n-th latest free-until time
     # already leaves less than the threshold: whichever n VMs Haizea's scoring would choose, the
     # first of them needed again is needed by then. Without that shortcut every lease has the
     # same schedule and the broker the same counters.
