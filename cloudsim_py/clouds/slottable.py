@@ -743,10 +743,13 @@ class SlotTable:
         moves its summary on in O(1), one between bookings makes it anew (O(K))."""
         if rid in self._seq_of:
             raise CapacityError(f"slot table: reservation {rid!r} exists already")
-        vm_list = list(vms)
-        if not vm_list or len(set(vm_list)) != len(vm_list):
-            raise CapacityError(f"slot table: reservation {rid!r} needs distinct VMs, got {vm_list!r}")
-        vm_list = self._candidates(vm_list)
+        if type(vms) is tuple and len(vms) == 1 and type(vms[0]) is int and 0 <= vms[0] < self.n_vms:
+            vm_list = [vms[0]]                  # one VM id (a 1-VM task's booking): nothing to sort
+        else:
+            vm_list = list(vms)
+            if not vm_list or len(set(vm_list)) != len(vm_list):
+                raise CapacityError(f"slot table: reservation {rid!r} needs distinct VMs, got {vm_list!r}")
+            vm_list = self._candidates(vm_list)
         if not (math.isfinite(start) and math.isfinite(end) and start < end):
             raise CapacityError(f"slot table: reservation {rid!r} needs start < end, got [{start!r}, {end!r})")
         start, end = float(start), float(end)

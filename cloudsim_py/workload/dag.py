@@ -61,10 +61,15 @@ EdgeCost = Union[Mapping[Any, Any], Callable[[Any, Any], Any]]
 
 
 def _valid_number(value: object, positive: bool) -> bool:
-    """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+    """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float (no
+    abstract-class check: every task's runtime and CPUs pass through here)."""
+    kind = type(value)
+    if kind is float or kind is int:
+        number = float(value)       # type: ignore[arg-type]
+    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
-    number = float(value)
+    else:
+        number = float(value)
     if positive:
         return 0 < number < math.inf
     return 0 <= number < math.inf
@@ -384,14 +389,20 @@ def build_dag_job(job_id: Hashable, tasks: Mapping[Task, Mapping[str, Any]],
     import networkx as nx
 
     g: nx.DiGraph = nx.DiGraph()
-    g.add_nodes_from((t, dict(f)) for t, f in tasks.items())
+    # the tasks, then each one's fields (a copy) into its attribute dict: networkx's
+    # add_nodes_from takes (task, fields) pairs through a caught TypeError per task
+    g.add_nodes_from(tasks)
+    fields = g.nodes
+    for t, f in tasks.items():
+        fields[t].update(f)
+    # every edge checked, then all added at once (what add_edge does for each, without its
+    # per-call overhead); the same graph, the same first error
+    listed = []
     for edge in edges:
         u, v = edge[0], edge[1]
         for t in (u, v):
             if t not in g:
                 raise DAGError(f"job {job_id}: edge {u!r} -> {v!r} names unknown task {t!r}")
-        if len(edge) == 3:
-            g.add_edge(u, v, data_mb=edge[2])
-        else:
-            g.add_edge(u, v)
+        listed.append((u, v, {"data_mb": edge[2]}) if len(edge) == 3 else (u, v))
+    g.add_edges_from(listed)
     return DagJob(id=job_id, graph=g, **job_fields)

@@ -1,7 +1,8 @@
 """The shortcuts of the DAG schedulers' per-task path give what the general paths give: a lone
 cloud's list round decided at once (``DagScheduler._decide_alone``), a DAG task's plan read
 field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
-(``Datacenter.start``'s second fast path)."""
+(``Datacenter.start``'s second fast path), FDMMS's answers for a mappable set kept while the
+slot tables and the time are the same (``DagScheduler._quote_snapshot``)."""
 
 from __future__ import annotations
 
@@ -61,13 +62,22 @@ def outcome(system) -> tuple:
 
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
-        latency: float = 0.0) -> tuple:
-    system = build_dag_system(random_dags(seed, clouds=clouds), clouds_of(clouds), policy=policy, params=params,
-                              overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed, record=True,
-                              check=True)
+        latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12) -> tuple:
+    system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
+                              params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
+                              record=True, check=True)
     for broker in system.world.brokers:
         if not alone:
             broker._alone = False
+        if batch is not None:
+            broker.BATCH = batch            # FDMMS: rounds on arrays from this many ready tasks
+        if not keep:
+            quote = broker._quote_snapshot
+
+            def fresh(snap, broker=broker, quote=quote):
+                broker._kept_quotes = None  # every slot quoted again
+                return quote(snap)
+            broker._quote_snapshot = fresh
     for dc in system.world.datacenters:
         assert dc._fast
         dc._fast = fast
@@ -92,6 +102,36 @@ def test_a_start_on_given_vms_gives_the_plain_paths_schedule():
             for clouds in (1, 2):
                 assert (run(seed, policy, params, clouds, latency=0.5)
                         == run(seed, policy, params, clouds, fast=False, latency=0.5)), (policy, params, seed)
+
+
+def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
+    # every round on arrays (BATCH 0), jobs submitted together to two or three clouds
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (2, 0.5), (3, 0.0)):
+                got = run(seed, "fdmms", params, clouds, latency=latency, batch=0, jobs=20)
+                assert got == run(seed, "fdmms", params, clouds, latency=latency, batch=0, jobs=20, keep=False), \
+                    (params, seed, clouds, latency)
+    # the shortcut is taken: a cloud asked again at the same state (no latency: every round at
+    # one time until a task ends) quotes only the slots added since
+    system = build_dag_system(random_dags(0, jobs=20, clouds=1), clouds_of(2), policy="fdmms",
+                              overheads=Overheads(enactment_s=1.0), seed=0)
+    slots = {"asked": 0, "quoted": 0}
+    for broker in system.world.brokers:
+        broker.BATCH = 0
+        quote, asked = broker.local.quotes, broker._quote_snapshot
+
+        def counted(n, *rest, quote=quote):
+            slots["quoted"] += n.shape[0]
+            return quote(n, *rest)
+
+        def counted_snap(snap, asked=asked):
+            slots["asked"] += snap.size
+            return asked(snap)
+        broker.local.quotes = counted
+        broker._quote_snapshot = counted_snap
+    system.run()
+    assert 0 < slots["quoted"] < slots["asked"], slots
 
 
 def plan_fields(p: Plan) -> dict:

@@ -208,3 +208,52 @@ def test_a_best_effort_job_has_no_start():
 def test_a_negative_cloud_index_is_an_error():
     with pytest.raises(DAGError, match="job 3: cloud -1 must be a cloud index >= 0"):
         build_dag_job(3, {1: {"type": 0}}, [], cloud=-1)
+
+
+def _built_edge_by_edge(job_id, tasks, edges):
+    """The graph build_dag_job made before its edges were added in bulk: each task with a copy
+    of its fields, each edge checked and added on its own (the reference of the test below)."""
+    g = nx.DiGraph()
+    g.add_nodes_from((t, dict(f)) for t, f in tasks.items())
+    for edge in edges:
+        u, v = edge[0], edge[1]
+        for t in (u, v):
+            if t not in g:
+                raise DAGError(f"job {job_id}: edge {u!r} -> {v!r} names unknown task {t!r}")
+        if len(edge) == 3:
+            g.add_edge(u, v, data_mb=edge[2])
+        else:
+            g.add_edge(u, v)
+    return g
+
+
+def test_build_dag_job_makes_the_graph_of_one_edge_at_a_time():
+    # random tasks (int, string and tuple ids), edges forward and backward, repeated (the data
+    # of the last one kept), with and without data; and unknown tasks: the same first error
+    import random
+
+    rng = random.Random(3)
+    for case in range(60):
+        ids = rng.sample([0, 1, 2, "a", "b", ("t", 1), ("t", 2), 7.5], rng.randint(1, 8))
+        tasks = {t: {"runtime": float(rng.randint(0, 9)), **({"cpus": 2} if rng.random() < 0.3 else {})}
+                 for t in ids}
+        order = list(ids)
+        rng.shuffle(order)
+        pairs = [(order[i], order[j]) for i in range(len(order)) for j in range(i + 1, len(order))
+                 if rng.random() < 0.4]
+        edges = [(u, v, float(rng.randint(0, 50))) if rng.random() < 0.5 else (u, v) for u, v in pairs]
+        edges += rng.sample(edges, min(2, len(edges)))
+        if case % 7 == 0:
+            edges.insert(rng.randint(0, len(edges)), (ids[0], "nobody"))
+        try:
+            want = _built_edge_by_edge(case, tasks, edges)
+        except DAGError as exc:
+            with pytest.raises(DAGError) as got:
+                build_dag_job(case, tasks, edges)
+            assert str(got.value) == str(exc)
+            continue
+        g = build_dag_job(case, tasks, edges).graph
+        assert list(g.nodes(data=True)) == list(want.nodes(data=True))
+        assert list(g.edges(data=True)) == list(want.edges(data=True))
+        assert [list(g.pred[t]) for t in g] == [list(want.pred[t]) for t in want]
+        assert all(g.nodes[t] is not tasks[t] for t in g)      # the fields were copied
