@@ -53,7 +53,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import ge, lt
 from typing import Any, Hashable, Iterable, Iterator, Sequence
 
@@ -172,7 +172,9 @@ class SlotTable:
 
     def _changed(self, vms: Iterable[int]) -> None:
         """VMs whose summaries are up to date and whose window rows and kept answers are not."""
-        self._dirty.update(vms)
+        dirty = self._dirty
+        if len(dirty) < self.n_vms:             # (every row out of date already: no news)
+            dirty.update(vms)
         self._fm_changed.update(vms)
         for kept in self._kept.values():
             kept.touched.update(vms)
@@ -781,6 +783,12 @@ class SlotTable:
                 found[seq] = (s, seq)
         return [self._by_seq[seq] for _, seq in sorted(found.values())]
 
+    def _plain_ids(self, vms: Iterable[int]) -> bool:
+        """Whether ``vms`` is a tuple of VM ids (plain ``int``) strictly ascending and in range:
+        what :meth:`_candidates` would give, in its order, with no duplicate. O(k) in C."""
+        return (type(vms) is tuple and len(vms) > 0 and set(map(type, vms)) == {int}
+                and 0 <= vms[0] and vms[-1] < self.n_vms and all(map(lt, vms, islice(vms, 1, None))))
+
     def reservations_of(self, vm: int) -> list[Reservation]:
         """The reservations of one VM, by start time."""
         (vm,) = self._candidates([vm])
@@ -796,19 +804,27 @@ class SlotTable:
         (O(K))."""
         if rid in self._seq_of:
             raise CapacityError(f"slot table: reservation {rid!r} exists already")
-        vm_list = list(vms)
-        if not vm_list or len(set(vm_list)) != len(vm_list):
-            raise CapacityError(f"slot table: reservation {rid!r} needs distinct VMs, got {vm_list!r}")
-        vm_list = self._candidates(vm_list)
+        vm_list: Sequence[int]
+        if self._plain_ids(vms):                # (a start's VMs: taken in id order) as they are
+            vm_list = vms                       # type: ignore[assignment]
+        else:
+            vm_list = list(vms)
+            if not vm_list or len(set(vm_list)) != len(vm_list):
+                raise CapacityError(f"slot table: reservation {rid!r} needs distinct VMs, got {vm_list!r}")
+            vm_list = self._candidates(vm_list)
         if not (math.isfinite(start) and math.isfinite(end) and start < end):
             raise CapacityError(f"slot table: reservation {rid!r} needs start < end, got [{start!r}, {end!r})")
         start, end = float(start), float(end)
         seq = self._next
         entry = (start, end, seq)
         busy = self._busy
+        le = self._le
         at = []
         for v in vm_list:                       # where it goes on each VM, and whether it fits
             row = busy[v]
+            if le[v] <= start:                  # after every booking (none begins at start)
+                at.append(len(row))
+                continue
             i = bisect_left(row, entry)
             if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
                 other = self.overlapping(start, end, [v])[0]
@@ -817,7 +833,7 @@ class SlotTable:
             at.append(i)
         self._next += 1
         res = Reservation(rid, tuple(vm_list), start, end)
-        fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
+        fs, fe, ss, ig, ff = self._fs, self._fe, self._ss, self._ig, self._ff
         inside = []
         for v, i in zip(vm_list, at):
             row = busy[v]
