@@ -1198,44 +1198,71 @@ class LocalCloud:
         the last walk's at the same instant, which a pass after an accepted task reuses with its
         free VMs, O(1) instead of a copy and a sort) and after the head's hold, and a start
         removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
-        every free VM's time per start)."""
+        every free VM's time per start). Up to the first blocked lease each one may start (or
+        start in a gap); the leases behind it are :meth:`_backfill`'s."""
         if ends is None:
             ends = sorted(free.values())      # how long the free VMs stay free, ascending
         if head is not None and not self.options.backfill:
             return head, held, ends           # strict FCFS: nothing passes a blocked lease
-        for p in plans:
+        it = iter(plans)
+        if head is None:
+            for p in it:
+                if p.ready_at > now:
+                    self._wake_at(p.ready_at)
+                    continue
+                if p.job.procs <= len(ends):
+                    fit = self._fit(p, now, free, ends)
+                    if fit is not None:
+                        gone = [free[v] for v in fit[1]]
+                        self._take(p, fit[1], fit[0], now, free, None)
+                    elif self.fill_gaps and not p.hard:
+                        gap = self._gap_fit(p, now, free)
+                        if gap is not None:
+                            gone = [free[v] for v in gap[1]]
+                            self._take(p, gap[1], gap[0], now, free, gap[2])
+                            fit = gap[:2]
+                    if fit is not None:
+                        started.append(p)
+                        if not free:
+                            return head, held, []
+                        for u in gone:        # ends stays sorted(free.values())
+                            del ends[bisect_left(ends, u)]
+                        continue
+                head = p
+                break
+            if head is None or not self.options.backfill:
+                return head, held, ends
+        return self._backfill(it, now, free, head, held, started, ends)
+
+    def _backfill(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan, held: bool,
+                  started: list[Plan], ends: list[float]) -> tuple[Plan, bool, list[float]]:
+        """:meth:`_walk` behind the blocked ``head``: a lease starts only if it fits now for its
+        whole run around the head's reservation (held in ``free`` before the first such start,
+        :meth:`_hold`). A lease wider than the free VMs cannot start, and the free VMs only
+        become fewer during the walk: those leases are left out at once (one C-level
+        comprehension instead of a step each; a lease not ready is kept for its wake-up).
+        O(W) for ``W`` leases behind the head, O(log V) per lease checked (:meth:`_fit`)."""
+        width = len(ends)
+        for p in [p for p in plans if p.job.procs <= width or p.ready_at > now]:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
                 continue
-            n = p.job.procs
-            if n <= len(ends):
+            if p.job.procs > len(ends):
+                continue
+            fit = self._fit(p, now, free, ends)
+            if fit is not None and not held:
+                self._hold(head, now, free)
+                ends = sorted(free.values())
+                held = True
                 fit = self._fit(p, now, free, ends)
-                if fit is not None and head is not None and not held:
-                    self._hold(head, now, free)
-                    ends = sorted(free.values())
-                    held = True
-                    fit = self._fit(p, now, free, ends)
-                if fit is not None:
-                    gone = [free[v] for v in fit[1]]
-                    self._take(p, fit[1], fit[0], now, free, None)
-                elif head is None and self.fill_gaps and not p.hard:
-                    gap = self._gap_fit(p, now, free)
-                    if gap is not None:
-                        gone = [free[v] for v in gap[1]]
-                        self._take(p, gap[1], gap[0], now, free, gap[2])
-                        fit = gap[:2]
-                if fit is not None:
-                    started.append(p)
-                    if not free:
-                        ends = []
-                        break
-                    for u in gone:            # ends stays sorted(free.values())
-                        del ends[bisect_left(ends, u)]
-                    continue
-            if head is None:
-                head = p
-                if not self.options.backfill:
-                    break
+            if fit is not None:
+                gone = [free[v] for v in fit[1]]
+                self._take(p, fit[1], fit[0], now, free, None)
+                started.append(p)
+                if not free:
+                    return head, held, []
+                for u in gone:                # ends stays sorted(free.values())
+                    del ends[bisect_left(ends, u)]
         return head, held, ends
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
