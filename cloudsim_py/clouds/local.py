@@ -150,6 +150,9 @@ class LocalCloud:
         self._quotes = Quotes(self.table, self.hard, dc, self.options.preemption == "suspend")
         #: Overheads.times by (image MB, memory MB, VMs)
         self._times: dict[tuple[float, float, int], Times] = {}
+        #: the VMs of the last head's hold and their set (the slot table answers a head asked in
+        #: place with the same tuple pass after pass: its set is made once)
+        self._held: tuple[tuple[int, ...], frozenset[int]] = ((), frozenset())
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -1329,7 +1332,9 @@ class LocalCloud:
         lists, O(V) plus the VMs with long gaps, without the window arrays); a way that cannot
         end before the best so far, even from :meth:`SlotTable.start_bound` (O(V)), is not
         asked. The same head asked again at a later pass (the same VMs tuple) is answered from
-        its kept answer when the changes since leave it true (O(VMs changed))."""
+        its kept answer when the changes since leave it true (O(VMs changed)). The free VMs it
+        takes are clipped in one look at each free VM (O(F), the set of its VMs made once per
+        tuple answered)."""
         n = p.job.procs
         best = None
         table = self.table
@@ -1345,8 +1350,12 @@ class LocalCloud:
         t, _, vms = best
         if t <= now:
             return
-        for v in free.keys() & vms:           # the free VMs it takes (a few of its many)
-            if free[v] > t:
+        held = self._held
+        if held[0] is not vms:                # (a head asked in place: the same ids tuple again)
+            held = self._held = (vms, frozenset(vms))
+        takes = held[1]
+        for v, u in free.items():             # the free VMs it takes (a few of its many)
+            if u > t and v in takes:
                 free[v] = t
         self._wake_at(t)
 

@@ -405,17 +405,20 @@ class SlotTable:
         head, :meth:`LocalCloud._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
-        (:meth:`_bound_again`, O(VMs changed)): a bound no longer the latest is still a bound."""
+        (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
+        a new bound needs): a bound no longer the latest is still a bound."""
         cand = self._ids(vms)
         d, nb = float(duration), float(not_before)
         k = len(cand) - n + 1
-        if not (1 <= k <= len(cand)) or not max(max(self._le), nb) + d < _HUGE:
+        if not 1 <= k <= len(cand):
             return nb
         key = ("bound", id(vms), n, d)
         keep = vms is None or isinstance(vms, tuple)     # a list could change under the same id
         kept = self._kept.get(key) if keep else None
         if kept is not None and kept.vms is vms and self._bound_again(kept, nb) and kept.value > nb:
             bound = kept.value
+        elif not max(max(self._le), nb) + d < _HUGE:
+            return nb
         else:
             latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
             if len(latest) < k:
