@@ -1155,7 +1155,8 @@ class LocalCloud:
         booking changed since the last pass and no lease became ready, the leases checked then
         would fare no better now (the free VMs are the same and time only shortens their gaps):
         the pass checks only the leases queued since, against what the last pass left (O(new
-        leases log V))."""
+        leases log V); at a later time the free VMs whose time is up are dropped from a copy,
+        and from the sorted times by one bisection: O(F))."""
         if self._aggressive:
             self._aggressive_pass(now)
             return
@@ -1173,9 +1174,10 @@ class LocalCloud:
             ends: list[float] | None
             if memo.time == now:            # the same instant: what it left, as it left it
                 free, ends = memo.free, memo.ends
-            else:
-                free = {v: u for v, u in memo.free.items() if u > now}
-                ends = None
+            else:                           # later: the VMs still free (their ends sorted already)
+                cut = bisect_right(memo.ends, now)
+                free = dict(memo.free) if not cut else {v: u for v, u in memo.free.items() if u > now}
+                ends = memo.ends[cut:]
             head, held = memo.head, memo.held
             plans: Iterable[Plan] = fresh
         else:
