@@ -147,6 +147,9 @@ class LocalCloud:
         self._quotes = Quotes(self.table, self.hard, dc, self.options.preemption == "suspend")
         #: Overheads.times by (image MB, memory MB, VMs)
         self._times: dict[tuple[float, float, int], Times] = {}
+        #: the VMs of the last head's hold and their set (the slot table answers a head asked in
+        #: place with the same tuple pass after pass: its set is made once)
+        self._held: tuple[tuple[int, ...], frozenset[int]] = ((), frozenset())
         #: Haizea's queue with aggressive backfilling, the discipline of ``options.aggressive``
         #: (its own module); without it the cloud's own pass (:meth:`schedule`)
         self._haizea = AggressiveQueue(self) if self._aggressive else None
@@ -874,8 +877,16 @@ class LocalCloud:
         like ``inf`` with every time a pass asks about, and scores like it in :meth:`_by_score`),
         in id order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
         in the datacenter, the usual case: a VM is free in the table once its lease's booking
-        is released)."""
+        is released). All VMs at the present: :meth:`SlotTable.free_map`, the last pass's free
+        VMs brought up to date from the VMs changed since (O(changed + F) for ``F`` free VMs,
+        plus a C ``min`` over the VMs' first ends)."""
         idle = self.dc.idle_hosts(0)
+        if only is None:
+            kept = self.table.free_map(now)
+            if kept is not None:
+                if all(map(idle.__contains__, kept)):
+                    return kept.copy()
+                return {v: u for v, u in kept.items() if v in idle}
         ids, until = self.table.free_lists(now, only)
         if all(map(idle.__contains__, ids)):
             return dict(zip(ids, until))
@@ -902,7 +913,8 @@ class LocalCloud:
         booking changed since the last pass and no lease became ready, the leases checked then
         would fare no better now (the free VMs are the same and time only shortens their gaps):
         the pass checks only the leases queued since, against what the last pass left (O(new
-        leases log V))."""
+        leases log V); at a later time the free VMs whose time is up are dropped from a copy,
+        and from the sorted times by one bisection: O(F))."""
         if self._haizea is not None:
             self._fresh = []
             self._haizea.schedule(now)
@@ -921,9 +933,10 @@ class LocalCloud:
             ends: list[float] | None
             if memo.time == now:            # the same instant: what it left, as it left it
                 free, ends = memo.free, memo.ends
-            else:
-                free = {v: u for v, u in memo.free.items() if u > now}
-                ends = None
+            else:                           # later: the VMs still free (their ends sorted already)
+                cut = bisect_right(memo.ends, now)
+                free = dict(memo.free) if not cut else {v: u for v, u in memo.free.items() if u > now}
+                ends = memo.ends[cut:]
             head, held = memo.head, memo.held
             plans: Iterable[Plan] = fresh
         else:
@@ -949,44 +962,71 @@ class LocalCloud:
         the last walk's at the same instant, which a pass after an accepted task reuses with its
         free VMs, O(1) instead of a copy and a sort) and after the head's hold, and a start
         removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
-        every free VM's time per start)."""
+        every free VM's time per start). Up to the first blocked lease each one may start (or
+        start in a gap); the leases behind it are :meth:`_backfill`'s."""
         if ends is None:
             ends = sorted(free.values())      # how long the free VMs stay free, ascending
         if head is not None and not self.options.backfill:
             return head, held, ends           # strict FCFS: nothing passes a blocked lease
-        for p in plans:
+        it = iter(plans)
+        if head is None:
+            for p in it:
+                if p.ready_at > now:
+                    self._wake_at(p.ready_at)
+                    continue
+                if p.job.procs <= len(ends):
+                    fit = self._fit(p, now, free, ends)
+                    if fit is not None:
+                        gone = [free[v] for v in fit[1]]
+                        self._take(p, fit[1], fit[0], now, free, None)
+                    elif self.fill_gaps and not p.hard:
+                        gap = self._gap_fit(p, now, free)
+                        if gap is not None:
+                            gone = [free[v] for v in gap[1]]
+                            self._take(p, gap[1], gap[0], now, free, gap[2])
+                            fit = gap[:2]
+                    if fit is not None:
+                        started.append(p)
+                        if not free:
+                            return head, held, []
+                        for u in gone:        # ends stays sorted(free.values())
+                            del ends[bisect_left(ends, u)]
+                        continue
+                head = p
+                break
+            if head is None or not self.options.backfill:
+                return head, held, ends
+        return self._backfill(it, now, free, head, held, started, ends)
+
+    def _backfill(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan, held: bool,
+                  started: list[Plan], ends: list[float]) -> tuple[Plan, bool, list[float]]:
+        """:meth:`_walk` behind the blocked ``head``: a lease starts only if it fits now for its
+        whole run around the head's reservation (held in ``free`` before the first such start,
+        :meth:`_hold`). A lease wider than the free VMs cannot start, and the free VMs only
+        become fewer during the walk: those leases are left out at once (one C-level
+        comprehension instead of a step each; a lease not ready is kept for its wake-up).
+        O(W) for ``W`` leases behind the head, O(log V) per lease checked (:meth:`_fit`)."""
+        width = len(ends)
+        for p in [p for p in plans if p.job.procs <= width or p.ready_at > now]:
             if p.ready_at > now:
                 self._wake_at(p.ready_at)
                 continue
-            n = p.job.procs
-            if n <= len(ends):
+            if p.job.procs > len(ends):
+                continue
+            fit = self._fit(p, now, free, ends)
+            if fit is not None and not held:
+                self._hold(head, now, free)
+                ends = sorted(free.values())
+                held = True
                 fit = self._fit(p, now, free, ends)
-                if fit is not None and head is not None and not held:
-                    self._hold(head, now, free)
-                    ends = sorted(free.values())
-                    held = True
-                    fit = self._fit(p, now, free, ends)
-                if fit is not None:
-                    gone = [free[v] for v in fit[1]]
-                    self._take(p, fit[1], fit[0], now, free, None)
-                elif head is None and self.fill_gaps and not p.hard:
-                    gap = self._gap_fit(p, now, free)
-                    if gap is not None:
-                        gone = [free[v] for v in gap[1]]
-                        self._take(p, gap[1], gap[0], now, free, gap[2])
-                        fit = gap[:2]
-                if fit is not None:
-                    started.append(p)
-                    if not free:
-                        ends = []
-                        break
-                    for u in gone:            # ends stays sorted(free.values())
-                        del ends[bisect_left(ends, u)]
-                    continue
-            if head is None:
-                head = p
-                if not self.options.backfill:
-                    break
+            if fit is not None:
+                gone = [free[v] for v in fit[1]]
+                self._take(p, fit[1], fit[0], now, free, None)
+                started.append(p)
+                if not free:
+                    return head, held, []
+                for u in gone:                # ends stays sorted(free.values())
+                    del ends[bisect_left(ends, u)]
         return head, held, ends
 
     def _fit(self, p: Plan, now: float, free: dict[int, float],
@@ -1053,7 +1093,9 @@ class LocalCloud:
         lists, O(V) plus the VMs with long gaps, without the window arrays); a way that cannot
         end before the best so far, even from :meth:`SlotTable.start_bound` (O(V)), is not
         asked. The same head asked again at a later pass (the same VMs tuple) is answered from
-        its kept answer when the changes since leave it true (O(VMs changed))."""
+        its kept answer when the changes since leave it true (O(VMs changed)). The free VMs it
+        takes are clipped in one look at each free VM (O(F), the set of its VMs made once per
+        tuple answered)."""
         n = p.job.procs
         best = None
         table = self.table
@@ -1069,8 +1111,12 @@ class LocalCloud:
         t, _, vms = best
         if t <= now:
             return
-        for v in free.keys() & vms:           # the free VMs it takes (a few of its many)
-            if free[v] > t:
+        held = self._held
+        if held[0] is not vms:                # (a head asked in place: the same ids tuple again)
+            held = self._held = (vms, frozenset(vms))
+        takes = held[1]
+        for v, u in free.items():             # the free VMs it takes (a few of its many)
+            if u > t and v in takes:
                 free[v] = t
         self._wake_at(t)
 

@@ -53,7 +53,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left, bisect_right
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import ge, lt
 from typing import Any, Hashable, Iterable, Iterator, Sequence
 
@@ -109,7 +109,7 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -140,6 +140,11 @@ class SlotTable:
         self._asked: tuple[tuple, tuple[int, ...]] = ((), ())
         #: answers of earliest_start_lists (all candidates) and start_bound kept across changes
         self._kept: dict[tuple, _Kept] = {}
+        #: free_map's answer at time _fm_t (the VMs whose first booking begins after it, by id,
+        #: with that start) and the VMs changed since it was made
+        self._fm: dict[int, float] = {}
+        self._fm_t = math.inf
+        self._fm_changed: set[int] = set()
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -167,7 +172,10 @@ class SlotTable:
 
     def _changed(self, vms: Iterable[int]) -> None:
         """VMs whose summaries are up to date and whose window rows and kept answers are not."""
-        self._dirty.update(vms)
+        dirty = self._dirty
+        if len(dirty) < self.n_vms:             # (every row out of date already: no news)
+            dirty.update(vms)
+        self._fm_changed.update(vms)
         for kept in self._kept.values():
             kept.touched.update(vms)
 
@@ -380,11 +388,27 @@ class SlotTable:
         if not starts or not starts[-1] + d < _HUGE:
             return self.earliest_start(n, d, nb, vms)
         t = _first_count(starts, ends, big, n, d)
-        end = t + d
+        return t, tuple(self._free_over(cand, gaps, t, t + d)[:n])
+
+    def _free_over(self, cand: Sequence[int], gaps: dict[int, list[tuple[float, float]]], t: float,
+                   end: float) -> list[int]:
+        """The candidates free over ``[t, end)``, in id order: a VM of ``gaps`` (its windows
+        that can hold the duration, :meth:`_starts_ends`) when one of them holds it, any other
+        when its last end is by ``t``. All VMs: one C-level comparison of the last ends, then
+        the gapped VMs' answers written in (each shared list of windows looked at once);
+        candidates: O(k) in Python."""
         le = self._le
-        chosen = [v for v in cand
-                  if (le[v] <= t if v not in gaps else any([lo <= t and hi >= end for lo, hi in gaps[v]]))]
-        return t, tuple(chosen[:n])
+        if not isinstance(cand, range):
+            return [v for v in cand
+                    if (le[v] <= t if v not in gaps else any([lo <= t and hi >= end for lo, hi in gaps[v]]))]
+        ok = list(map(ge, repeat(t), le))       # le[v] <= t
+        holds: dict[int, bool] = {}
+        for v, windows in gaps.items():
+            got = holds.get(id(windows))
+            if got is None:
+                got = holds[id(windows)] = any([lo <= t and hi >= end for lo, hi in windows])
+            ok[v] = got
+        return list(compress(cand, ok))
 
     def start_bound(self, n: int, duration: float, not_before: float = 0.0,
                     vms: Iterable[int] | None = None) -> float:
@@ -397,17 +421,20 @@ class SlotTable:
         head, :meth:`LocalCloud._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
-        (:meth:`_bound_again`, O(VMs changed)): a bound no longer the latest is still a bound."""
+        (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
+        a new bound needs): a bound no longer the latest is still a bound."""
         cand = self._ids(vms)
         d, nb = float(duration), float(not_before)
         k = len(cand) - n + 1
-        if not (1 <= k <= len(cand)) or not max(max(self._le), nb) + d < _HUGE:
+        if not 1 <= k <= len(cand):
             return nb
         key = ("bound", id(vms), n, d)
         keep = vms is None or isinstance(vms, tuple)     # a list could change under the same id
         kept = self._kept.get(key) if keep else None
         if kept is not None and kept.vms is vms and self._bound_again(kept, nb) and kept.value > nb:
             bound = kept.value
+        elif not max(max(self._le), nb) + d < _HUGE:
+            return nb
         else:
             latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
             if len(latest) < k:
@@ -586,7 +613,12 @@ class SlotTable:
         d, nb = duration, not_before
         le = self._le
         gaps: dict[int, list[tuple[float, float]]] = {}
-        if gapped:
+        if gapped and isinstance(cand, range):  # the last ends of the others, in C
+            plain = [True] * len(le)
+            for v in gapped:
+                plain[v] = False
+            starts = sorted(compress(le, plain))
+        elif gapped:
             out = set(gapped)
             starts = sorted([le[v] for v in cand if v not in out])
         else:
@@ -684,6 +716,52 @@ class SlotTable:
         pairs.sort()
         return [v for v, _ in pairs], [u for _, u in pairs]
 
+    def free_map(self, t: float) -> dict[int, float] | None:
+        """:meth:`free_lists` of every VM at ``t`` as one dict (id -> until when, ids ascending),
+        or ``None`` when a VM's first booking is over by ``t`` (then ask :meth:`free_lists`).
+        For a caller that asks at times that seldom go back (a cloud's scheduling passes at the
+        present): the last answer is brought up to date from the VMs changed since
+        (:meth:`_changed` records them) and the time passed, instead of being made from all
+        ``V`` VMs. With no first booking over, the free VMs are exactly those whose first
+        booking begins after ``t``, free until it; so the kept dict holds those of its time,
+        and at a later ``t`` loses the ones whose first booking has begun.
+
+        O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
+        in C when ``t`` moved on (the earliest start among the ``F`` free VMs; a scan of them
+        when it has begun), O(F log F) when a VM joined (the dict made again in id order);
+        O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
+        table's own: copy it to change it."""
+        if min(self._fe) <= t:
+            return None
+        fs = self._fs
+        changed = self._fm_changed
+        if t < self._fm_t:                      # (the first call, or back in time) all of it
+            ids = compress(range(len(fs)), map(lt, repeat(t), fs))
+            self._fm = fm = {v: fs[v] for v in ids}
+            changed.clear()
+            self._fm_t = t
+            return fm
+        fm = self._fm
+        joined = False
+        if changed:
+            for v in changed:
+                f = fs[v]
+                if f > t:
+                    if v not in fm:
+                        joined = True
+                    fm[v] = f
+                else:
+                    fm.pop(v, None)
+            changed.clear()
+        if t > self._fm_t:
+            if fm and min(fm.values()) <= t:    # a first booking of a free VM has begun
+                for v in [v for v, f in fm.items() if f <= t]:
+                    del fm[v]
+            self._fm_t = t
+        if joined:
+            self._fm = fm = dict(sorted(fm.items()))
+        return fm
+
     def free_count(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
         """For each interval ``[start[i], end[i])``, how many VMs are free over it (a VM is free
         over an interval when one of its windows holds it; its windows are disjoint, so it
@@ -729,6 +807,12 @@ class SlotTable:
                 found[seq] = (s, seq)
         return [self._by_seq[seq] for _, seq in sorted(found.values())]
 
+    def _plain_ids(self, vms: Iterable[int]) -> bool:
+        """Whether ``vms`` is a tuple of VM ids (plain ``int``) strictly ascending and in range:
+        what :meth:`_candidates` would give, in its order, with no duplicate. O(k) in C."""
+        return (type(vms) is tuple and len(vms) > 0 and set(map(type, vms)) == {int}
+                and 0 <= vms[0] and vms[-1] < self.n_vms and all(map(lt, vms, islice(vms, 1, None))))
+
     def reservations_of(self, vm: int) -> list[Reservation]:
         """The reservations of one VM, by start time."""
         (vm,) = self._candidates([vm])
@@ -740,11 +824,15 @@ class SlotTable:
         """Book ``vms`` over ``[start, end)`` for ``rid``; CapacityError if the id is taken, a VM is
         unknown or listed twice, or a VM is already booked in that interval (naming both ids).
         O(k log K) for ``k`` VMs: a booking after a VM's last one (a start now, the usual case)
-        moves its summary on in O(1), one between bookings makes it anew (O(K))."""
+        or before its first moves its summary on in O(1), one between bookings makes it anew
+        (O(K))."""
         if rid in self._seq_of:
             raise CapacityError(f"slot table: reservation {rid!r} exists already")
+        vm_list: Sequence[int]
         if type(vms) is tuple and len(vms) == 1 and type(vms[0]) is int and 0 <= vms[0] < self.n_vms:
-            vm_list = [vms[0]]                  # one VM id (a 1-VM task's booking): nothing to sort
+            vm_list = vms                       # one VM id (a 1-VM task's booking): nothing to check
+        elif self._plain_ids(vms):              # (a start's VMs: taken in id order) as they are
+            vm_list = vms                       # type: ignore[assignment]
         else:
             vm_list = list(vms)
             if not vm_list or len(set(vm_list)) != len(vm_list):
@@ -756,9 +844,13 @@ class SlotTable:
         seq = self._next
         entry = (start, end, seq)
         busy = self._busy
+        le = self._le
         at = []
         for v in vm_list:                       # where it goes on each VM, and whether it fits
             row = busy[v]
+            if le[v] <= start:                  # after every booking (none begins at start)
+                at.append(len(row))
+                continue
             i = bisect_left(row, entry)
             if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
                 other = self.overlapping(start, end, [v])[0]
@@ -767,14 +859,24 @@ class SlotTable:
             at.append(i)
         self._next += 1
         res = Reservation(rid, tuple(vm_list), start, end)
-        fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
+        fs, fe, ss, ig, ff = self._fs, self._fe, self._ss, self._ig, self._ff
         inside = []
         for v, i in zip(vm_list, at):
             row = busy[v]
             k = len(row)
-            if i < k:                           # before another booking: the summary anew
+            if i < k:
                 row.insert(i, entry)
-                inside.append(v)
+                if i:                           # between bookings: the summary anew
+                    inside.append(v)
+                    continue
+                # before its first booking (a start now, an AR later): the new first, the
+                # second being the old first, and one more gap
+                gap = row[1][0] - end
+                ss[v] = row[1][0]
+                ff[v] = fs[v] = start
+                fe[v] = end
+                if k == 1 or gap > ig[v]:
+                    ig[v] = gap
                 continue
             # after its last booking (the usual start): the summary one step on, as the loop of
             # _summarize would end
@@ -801,16 +903,43 @@ class SlotTable:
         return res
 
     def release(self, rid: Hashable) -> Reservation:
-        """Remove a reservation (the lease or task is gone, e.g. preempted) and return it."""
+        """Remove a reservation (the lease or task is gone, e.g. preempted) and return it.
+        O(k) for ``k`` VMs when it is each one's first booking (the usual end of a lease: the
+        summary moves on to the next booking, or is that of a VM never booked, and the longest
+        gap stays unless the one removed was it), else O(K) more per VM (its summary made
+        anew, :meth:`_summarize`)."""
         seq = self._seq(rid)
         res = self._by_seq.pop(seq)
         del self._seq_of[rid]
         entry = (res.start, res.end, seq)
         busy = self._busy
+        fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
+        others = []
         for v in res.vms:
             row = busy[v]
-            del row[bisect_left(row, entry)]
-        self._touch(res.vms)
+            if row[0][2] != seq:                # a later booking: the summary anew
+                del row[bisect_left(row, entry)]
+                others.append(v)
+                continue
+            del row[0]                          # its first (a run ending): the next one is first
+            if not row:                         # it was the only one: as if never booked
+                fs[v] = fe[v] = ss[v] = BIG
+                le[v] = ff[v] = -BIG
+                ig[v] = 0.0
+                continue
+            first = row[0]
+            ff[v] = fs[v] = first[0]
+            fe[v] = first[1]
+            if len(row) == 1:
+                ss[v] = BIG
+                ig[v] = 0.0
+            else:
+                ss[v] = row[1][0]
+                if first[0] - res.end >= ig[v]:
+                    others.append(v)            # the gap gone may have been the longest
+        if others:
+            self._summarize(others)
+        self._changed(res.vms)
         self.version += 1
         return res
 

@@ -1,6 +1,10 @@
 """Lease requests: the three modes, their defaults and every validation rule."""
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cloudsim_py.errors import LeaseError
 from cloudsim_py.workload import lease as L
@@ -87,3 +91,30 @@ def test_resources_out_of_range_are_errors_naming_the_key(key, value):
 def test_negative_submit_time_is_an_error():
     with pytest.raises(LeaseError, match="lease 2: submit_time -1.0 must be finite and >= 0"):
         ar(submit_time=-1.0, start=0.0)
+
+
+# -- the one-expression check of plain best-effort requests --------------------------------------
+
+_values = st.sampled_from([0.0, 1.0, 2.5, 3600.0, -1.0, -0.0, math.inf, -math.inf, math.nan, 0, 3, True, None])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.tuples(*[_values] * 8), st.sampled_from(list(LeaseMode)), st.sampled_from([None, 10.0, math.nan]))
+def test_the_plain_best_effort_check_passes_only_requests_every_check_passes(values, mode, start):
+    # LeaseRequest._plain_best_effort decides in one expression; whenever it says yes,
+    # _validate (the checks that name what is wrong) must have nothing to say
+    lease = LeaseRequest(id=1, submit_time=0.0, mode=LeaseMode.BEST_EFFORT, duration=10.0, nodes=1)
+    keys = ("submit_time", "duration", "real_duration", "nodes", "cpus_per_node", "memory_mb", "image_mb", "disk_mb")
+    for key, value in zip(keys, values):
+        object.__setattr__(lease, key, value)
+    object.__setattr__(lease, "mode", mode)
+    object.__setattr__(lease, "start", start)
+    if lease._plain_best_effort():
+        lease._validate()
+
+
+def test_a_trace_row_takes_the_plain_check():
+    lease = LeaseRequest(id=1, submit_time=5.0, mode=LeaseMode.BEST_EFFORT, duration=60.0, real_duration=30.0,
+                         nodes=2, cpus_per_node=1.0, memory_mb=1024.0, image_mb=600.0)
+    assert lease._plain_best_effort()
+    assert not ar()._plain_best_effort()
