@@ -9,8 +9,8 @@ the one "future lease" at the end of a booked run), choosing the VMs as Haizea's
 selection does, and hands the plan to the cloud (``_commit``: the bookings, the start or the
 planned start, the state copied ahead); when a run ends early the cloud asks it to plan the
 future leases again (:meth:`AggressiveQueue.replan`). The cloud's other discipline, EASY-style
-backfilling with a head reservation, is the cloud's own pass (``LocalCloud.schedule``).
-Imports the slot table and the plans; the cloud only for typing.
+backfilling with a head reservation, is :class:`~cloudsim_py.clouds.backfill_queue.BackfillQueue`.
+Imports the plans; the cloud only for typing.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import TYPE_CHECKING
 
-from .lease_plan import (DONE, FUTURE_LEASES, INF, PLANNED, PREP, RUNNING, SHUTDOWN, TINY, WAITING, Copy, Plan,
-                         cut_before)
+from .lease_plan import DONE, FUTURE_LEASES, INF, PLANNED, PREP, RUNNING, SHUTDOWN, TINY, WAITING, Plan, cut_before
 
 if TYPE_CHECKING:  # pragma: no cover
     from .local import LocalCloud
@@ -53,6 +52,12 @@ class AggressiveQueue:
         self._free_stamp: tuple[int, float] = (-1, -INF)
         #: the same answers' free-until times, ascending (made when first needed)
         self._ends_memo: dict[tuple[float, tuple[int, ...] | None], list[float]] = {}
+
+    def queued(self, p: Plan) -> None:
+        """A lease joined the queue: every pass plans the whole queue, nothing to note."""
+
+    def look_again(self) -> None:
+        """Every pass plans the whole queue: nothing to note."""
 
     def schedule(self, now: float) -> None:
         """Haizea 1.0's queue pass with aggressive backfilling (Sotomayor et al.; each rule in

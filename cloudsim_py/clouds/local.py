@@ -13,7 +13,8 @@ saves, reloads, migrations), with the local discipline every policy of a cloud s
   preempted and the AR starts at the earliest time after its requested start at which its VMs
   are free. An AR task of a DAG job (no requested start) is reserved as soon as it is ready and
   its VMs can be had, by preemption if that is earlier.
-- **Best-effort**, first come first served with backfilling: at every pass the waiting leases
+- **Best-effort** (:class:`~cloudsim_py.clouds.backfill_queue.BackfillQueue`, the cloud's
+  queue discipline), first come first served with backfilling: at every pass the waiting leases
   are taken in arrival order; one starts now if its VMs are free for its transfer and its
   (remaining) requested duration; the first that cannot gets a reservation at the earliest time
   it could (EASY's head reservation, recomputed at every pass), and the later ones start only if
@@ -53,13 +54,10 @@ the plans, the overheads, the datacenter's phases and the job entity; no policy,
 
 from __future__ import annotations
 
-import math
-from bisect import bisect_left, bisect_right
-from itertools import accumulate, count
+from itertools import count
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
-import attrs
 import numpy as np
 from sortedcontainers import SortedKeyList
 
@@ -69,34 +67,20 @@ from ..logs import logger
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
+from .backfill_queue import BackfillQueue
 from .cloud import CloudSpec
 from .haizea_queue import AggressiveQueue
-from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, FUTURE_LEASES, IMMEDIATE, IN_PLACE, INF, MIGRATE,
-                         PLANNED, PREP, RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy,
-                         LocalCounters, LocalOptions, PhaseListener, Plan, cut_before, positive_length)
+from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, IMMEDIATE, IN_PLACE, INF, MIGRATE, PLANNED, PREP,
+                         RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy, LeaseQueue, LocalCounters,
+                         LocalOptions, PhaseListener, Plan, cut_before, positive_length)
 from .overheads import Overheads, Times
 from .quotes import Quotes
-from .slottable import BIG, SlotTable
+from .slottable import SlotTable
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..engine import Event
     from ..infrastructure.datacenter import Datacenter
 
 log = logger(__name__)
-
-
-@attrs.define(slots=True, eq=False)
-class PassEnd:
-    """What a lease pass left for the next one (:meth:`LocalCloud.schedule`): valid while the
-    slot table is at ``version``; at the same ``time`` it is taken as it is, later the free VMs
-    whose time is up are dropped."""
-
-    version: int                   #: the slot table's version after the pass
-    free: dict[int, float]         #: the free VMs left, each with how long it stays free
-    head: "Plan | None"            #: the first blocked lease
-    held: bool                     #: whether its reservation is held in ``free``
-    time: float
-    ends: list[float]              #: ``free``'s times, ascending
 
 
 class LocalCloud:
@@ -136,23 +120,13 @@ class LocalCloud:
         self._seq = count()
         self._wake = INF
         self._wake_event: Any = None
-        #: what the last pass left for later leases
-        self._memo: PassEnd | None = None
-        #: leases queued since the last pass (at the queue's end), for an incremental pass
-        self._fresh: list[Plan] = []
-        #: the next pass must look at every waiting lease (one became ready, or re-entered the
-        #: queue in the middle)
-        self._full = True
         #: the answers to task-checking requests, from the two tables
         self._quotes = Quotes(self.table, self.hard, dc, self.options.preemption == "suspend")
         #: Overheads.times by (image MB, memory MB, VMs)
         self._times: dict[tuple[float, float, int], Times] = {}
-        #: the VMs of the last head's hold and their set (the slot table answers a head asked in
-        #: place with the same tuple pass after pass: its set is made once)
-        self._held: tuple[tuple[int, ...], frozenset[int]] = ((), frozenset())
-        #: Haizea's queue with aggressive backfilling, the discipline of ``options.aggressive``
-        #: (its own module); without it the cloud's own pass (:meth:`schedule`)
-        self._haizea = AggressiveQueue(self) if self._aggressive else None
+        #: the discipline of the waiting best-effort leases: Haizea's queue with aggressive
+        #: backfilling (``options.aggressive``), else the project's backfilling pass
+        self._queue: LeaseQueue = AggressiveQueue(self) if self._aggressive else BackfillQueue(self)
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -202,7 +176,7 @@ class LocalCloud:
     def _woken(self, _: Any) -> None:
         self._wake = INF
         self._wake_event = None
-        self._full = True
+        self._queue.look_again()
 
     # ------------------------------------------------------------------ admission
     def knows(self, job: Job) -> bool:
@@ -282,7 +256,7 @@ class LocalCloud:
             self._admit_immediate(p)
         else:
             self._waiting.add(p)
-            self._fresh.append(p)
+            self._queue.queued(p)
 
     def _reject(self, p: Plan, reason: str) -> None:
         del self._plans[p.job]
@@ -536,7 +510,7 @@ class LocalCloud:
         if self._aggressive:
             q.key = (q.key[0], next(self._seq))
         self._waiting.add(q)
-        self._full = True
+        self._queue.look_again()
 
     def _drop_bookings(self, q: Plan) -> None:
         if q.res is not None:
@@ -717,8 +691,9 @@ class LocalCloud:
         now = self.dc.now
         early = sorted(self._early, key=itemgetter(0, 1))
         self._early = []
-        queue = self._haizea
-        assert queue is not None            # early ends are kept only under aggressive backfilling
+        queue = self._queue
+        # early ends are kept under aggressive backfilling only
+        assert isinstance(queue, AggressiveQueue)
         for _, _, p in early:
             self._drop_bookings(p)
             p.phase = DONE
@@ -738,7 +713,7 @@ class LocalCloud:
     def _shut(self, p: Plan) -> None:
         self._drop_bookings(p)
         p.phase = DONE
-        self._full = True
+        self._queue.look_again()
 
     # ------------------------------------------------------------------ planned leases (Haizea's queue plans them)
     def _threshold(self, p: Plan, queued: bool) -> float | None:
@@ -869,12 +844,19 @@ class LocalCloud:
         p.future = False
         p.begin_at = p.vm_start = INF
 
-
     # ------------------------------------------------------------------ the pass
+    def schedule(self, now: float) -> None:
+        """The local pass over the waiting best-effort leases, by the cloud's queue discipline:
+        :meth:`BackfillQueue.schedule` (the project's: FCFS with EASY-style backfilling and gap
+        starts) or :meth:`AggressiveQueue.schedule` (Haizea 1.0's aggressive backfilling); their
+        costs are in their docstrings."""
+        self._queue.schedule(now)
+
     def _free_now(self, now: float, only: tuple[int, ...] | None = None) -> dict[int, float]:
         """The VMs (of ``only``) free now in the slot table and idle in the datacenter, with how
         long each stays free (:data:`~cloudsim_py.clouds.slottable.BIG`: for good; it compares
-        like ``inf`` with every time a pass asks about, and scores like it in :meth:`_by_score`),
+        like ``inf`` with every time a pass asks about, and scores like it in
+        :meth:`AggressiveQueue._by_score`),
         in id order. O(V) in C loops (:meth:`SlotTable.free_lists`, and a check that every one is idle
         in the datacenter, the usual case: a VM is free in the table once its lease's booking
         is released). All VMs at the present: :meth:`SlotTable.free_map`, the last pass's free
@@ -891,234 +873,6 @@ class LocalCloud:
         if all(map(idle.__contains__, ids)):
             return dict(zip(ids, until))
         return {v: u for v, u in zip(ids, until) if v in idle}
-
-    def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
-        if not p.started:
-            return [(FRESH, p.xfer, None)]
-        opts: list[tuple[int, float, tuple[int, ...] | None]] = [(IN_PLACE, p.reload, p.last_vms)]
-        if self.options.migrate:
-            opts.append((MIGRATE, p.mig + p.reload, None))
-        return opts
-
-    def schedule(self, now: float) -> None:
-        """Best-effort leases in arrival order (Li et al. IV-C: "every time when there are enough
-        VMs, the task on the top of the queue will be executed"), with backfilling around the
-        first blocked one's earliest run (EASY's head reservation: computed only when a later
-        lease could start now, and kept for this pass only).
-
-        Cost: O(W) numpy for the free VMs (``W`` the slot table's windows), then O(log V) per
-        waiting lease checked (a bisection in the sorted free-until times), O(V) per lease
-        started, and the head's reservation when a later lease could start (:meth:`_hold`: O(V)
-        from the booking lists, O(VMs changed) when its last answer still holds). When no
-        booking changed since the last pass and no lease became ready, the leases checked then
-        would fare no better now (the free VMs are the same and time only shortens their gaps):
-        the pass checks only the leases queued since, against what the last pass left (O(new
-        leases log V); at a later time the free VMs whose time is up are dropped from a copy,
-        and from the sorted times by one bisection: O(F))."""
-        if self._haizea is not None:
-            self._fresh = []
-            self._haizea.schedule(now)
-            return
-        waiting = self._waiting
-        fresh = self._fresh
-        self._fresh = []
-        if not waiting:
-            return
-        memo = self._memo
-        version = self.table.version
-        if memo is not None and not self._full and memo.version == version:
-            if not fresh or not memo.free:
-                return
-            free: dict[int, float]
-            ends: list[float] | None
-            if memo.time == now:            # the same instant: what it left, as it left it
-                free, ends = memo.free, memo.ends
-            else:                           # later: the VMs still free (their ends sorted already)
-                cut = bisect_right(memo.ends, now)
-                free = dict(memo.free) if not cut else {v: u for v, u in memo.free.items() if u > now}
-                ends = memo.ends[cut:]
-            head, held = memo.head, memo.held
-            plans: Iterable[Plan] = fresh
-        else:
-            self._full = False
-            free = self._free_now(now) if self.dc.idle(0) else {}
-            head, held, ends = None, False, None
-            plans = waiting
-        started: list[Plan] = []
-        if free:
-            head, held, ends = self._walk(plans, now, free, head, held, started, ends)
-        elif head is None:
-            head = next(iter(waiting))
-        for p in started:
-            waiting.remove(p)
-        self._memo = PassEnd(self.table.version, free, head, held, now,
-                             ends if ends is not None else sorted(free.values()))
-
-    def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
-              started: list[Plan], ends: list[float] | None = None) -> tuple[Plan | None, bool, list[float]]:
-        """Start what fits of ``plans`` on ``free`` (see :meth:`schedule`); returns the first
-        blocked lease, whether its reservation is held in ``free``, and ``ends``, the free VMs'
-        free-until times sorted as ``free`` is left. ``ends`` is sorted once per walk (or given:
-        the last walk's at the same instant, which a pass after an accepted task reuses with its
-        free VMs, O(1) instead of a copy and a sort) and after the head's hold, and a start
-        removes its VMs' times by bisection (O(k log V) for ``k`` VMs, instead of a sort of
-        every free VM's time per start). Up to the first blocked lease each one may start (or
-        start in a gap); the leases behind it are :meth:`_backfill`'s."""
-        if ends is None:
-            ends = sorted(free.values())      # how long the free VMs stay free, ascending
-        if head is not None and not self.options.backfill:
-            return head, held, ends           # strict FCFS: nothing passes a blocked lease
-        it = iter(plans)
-        if head is None:
-            for p in it:
-                if p.ready_at > now:
-                    self._wake_at(p.ready_at)
-                    continue
-                if p.job.procs <= len(ends):
-                    fit = self._fit(p, now, free, ends)
-                    if fit is not None:
-                        gone = [free[v] for v in fit[1]]
-                        self._take(p, fit[1], fit[0], now, free, None)
-                    elif self.fill_gaps and not p.hard:
-                        gap = self._gap_fit(p, now, free)
-                        if gap is not None:
-                            gone = [free[v] for v in gap[1]]
-                            self._take(p, gap[1], gap[0], now, free, gap[2])
-                            fit = gap[:2]
-                    if fit is not None:
-                        started.append(p)
-                        if not free:
-                            return head, held, []
-                        for u in gone:        # ends stays sorted(free.values())
-                            del ends[bisect_left(ends, u)]
-                        continue
-                head = p
-                break
-            if head is None or not self.options.backfill:
-                return head, held, ends
-        return self._backfill(it, now, free, head, held, started, ends)
-
-    def _backfill(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan, held: bool,
-                  started: list[Plan], ends: list[float]) -> tuple[Plan, bool, list[float]]:
-        """:meth:`_walk` behind the blocked ``head``: a lease starts only if it fits now for its
-        whole run around the head's reservation (held in ``free`` before the first such start,
-        :meth:`_hold`). A lease wider than the free VMs cannot start, and the free VMs only
-        become fewer during the walk: those leases are left out at once (one C-level
-        comprehension instead of a step each; a lease not ready is kept for its wake-up).
-        O(W) for ``W`` leases behind the head, O(log V) per lease checked (:meth:`_fit`)."""
-        width = len(ends)
-        for p in [p for p in plans if p.job.procs <= width or p.ready_at > now]:
-            if p.ready_at > now:
-                self._wake_at(p.ready_at)
-                continue
-            if p.job.procs > len(ends):
-                continue
-            fit = self._fit(p, now, free, ends)
-            if fit is not None and not held:
-                self._hold(head, now, free)
-                ends = sorted(free.values())
-                held = True
-                fit = self._fit(p, now, free, ends)
-            if fit is not None:
-                gone = [free[v] for v in fit[1]]
-                self._take(p, fit[1], fit[0], now, free, None)
-                started.append(p)
-                if not free:
-                    return head, held, []
-                for u in gone:                # ends stays sorted(free.values())
-                    del ends[bisect_left(ends, u)]
-        return head, held, ends
-
-    def _fit(self, p: Plan, now: float, free: dict[int, float],
-             ends: list[float]) -> tuple[int, tuple[int, ...]] | None:
-        """How and on which VMs ``p`` can run now for its whole remaining duration, if it can.
-        O(log V) when it cannot (a bisection in ``ends``), O(V) when it can; a lease never
-        started has one way to begin, checked without building :meth:`_options`."""
-        n = p.job.procs
-        if not p.started:                    # FRESH, as _options gives it, inlined
-            need = now + p.xfer + p.left + p.shutdown
-            if len(ends) - bisect_left(ends, need) < n:
-                return None
-            fits = []
-            for v, u in free.items():
-                if u >= need:
-                    fits.append(v)
-                    if len(fits) == n:
-                        break
-            return FRESH, tuple(fits)
-        for how, _, only in self._options(p):
-            need = self._run_start(p, how, now) + p.left + p.shutdown
-            if only is not None:
-                if all(free.get(v, -1.0) >= need for v in only):
-                    return how, only
-                continue
-            if len(ends) - bisect_left(ends, need) >= n:
-                fits = [v for v, u in free.items() if u >= need]
-                return how, tuple(fits[:n])
-        return None
-
-    def _gap_fit(self, p: Plan, now: float, free: dict[int, float]) -> tuple[int, tuple[int, ...], float] | None:
-        """Haizea's start in a gap: the free VMs that stay free longest, if the lease can make
-        progress there before it must be suspended (and its state saved) for the next booking,
-        and (``threshold_factor``) the gap is at least its scheduling threshold."""
-        n = p.job.procs
-        if n > len(free):
-            return None
-        thr = self._threshold(p, p.started)
-        for how, _, only in self._options(p):
-            if only is not None:
-                if not all(v in free for v in only):
-                    continue
-                chosen = only
-            else:
-                chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
-            until = min(free[v] for v in chosen)
-            cut = cut_before(until, p.save)
-            if cut > self._run_start(p, how, now) and (thr is None or until - now >= thr):
-                return how, chosen, cut
-        return None
-
-    def _take(self, p: Plan, vms: tuple[int, ...], how: int, now: float, free: dict[int, float],
-              cut: float | None) -> None:
-        for v in vms:
-            del free[v]
-        self._start(p, vms, how, now, cut)
-
-    def _hold(self, p: Plan, now: float, free: dict[int, float]) -> None:
-        """The earliest full run of the first blocked lease: the free VMs it will take are free
-        for later leases only until then.
-
-        Each way to run it (fresh; or in place and moved, for a suspended lease) is asked with
-        :meth:`SlotTable.earliest_start_lists` (the answer of ``earliest_start`` from the booking
-        lists, O(V) plus the VMs with long gaps, without the window arrays); a way that cannot
-        end before the best so far, even from :meth:`SlotTable.start_bound` (O(V)), is not
-        asked. The same head asked again at a later pass (the same VMs tuple) is answered from
-        its kept answer when the changes since leave it true (O(VMs changed)). The free VMs it
-        takes are clipped in one look at each free VM (O(F), the set of its VMs made once per
-        tuple answered)."""
-        n = p.job.procs
-        best = None
-        table = self.table
-        for how, prep, only in self._options(p):
-            span = prep + p.left + p.shutdown
-            if best is not None and (now + span >= best[0] + best[1]
-                                     or table.start_bound(n, positive_length(span), now, only) + span >= best[0] + best[1]):
-                continue                      # cannot end earlier: its start is at least now, or the bound
-            t, vms = table.earliest_start_lists(n, positive_length(span), now, only)
-            if best is None or t + span < best[0] + best[1]:
-                best = (t, span, vms)
-        assert best is not None
-        t, _, vms = best
-        if t <= now:
-            return
-        held = self._held
-        if held[0] is not vms:                # (a head asked in place: the same ids tuple again)
-            held = self._held = (vms, frozenset(vms))
-        takes = held[1]
-        for v, u in free.items():             # the free VMs it takes (a few of its many)
-            if u > t and v in takes:
-                free[v] = t
-        self._wake_at(t)
 
     # ------------------------------------------------------------------ queries
     def quote(self, n: int, duration: float, not_before: float, ar: bool = False) -> float:

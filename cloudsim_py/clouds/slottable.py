@@ -418,7 +418,7 @@ class SlotTable:
         (``len(candidates) - n + 1``); ``not_before`` if there are fewer such VMs, or near
         :data:`BIG`. Before it those ``k`` VMs are all busy, so fewer than ``n`` are free. For
         a caller that needs the answer only if it is early enough (a second way to run the
-        head, :meth:`LocalCloud._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
+        head, :meth:`BackfillQueue._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
         (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
