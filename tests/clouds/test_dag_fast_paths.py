@@ -179,3 +179,48 @@ def test_a_start_on_given_hosts_refuses_what_the_plain_path_refuses(fast, hosts,
         ok = (0, 2) if len(given) == 2 else [dc.hosts[2], 0]
         assert [h.id for h in dc.start(jobs[1], 0, hosts=ok)] == [h if isinstance(h, int) else h.id for h in ok]
         assert jobs[1].state is JobState.RUNNING and dc.idle(0) == 1
+
+
+def plain_draw(n_vms, n, free, blockers, units, rng):
+    """``LocalCloud._draw`` as first written: the pool made from the free VMs and the movable
+    ones, drawn from as a list."""
+    movable = [v for v, holders in blockers.items() if all(q is not None for q in holders)]
+    pool = sorted(set(free).union(movable))
+    if len(pool) < n:
+        return None
+    take = sorted(int(v) for v in rng.choice(pool, size=n, replace=False))
+    used = set(take)
+    return tuple(take), [q for q in units if used.intersection(q.vms)]
+
+
+def test_an_arbitrary_draw_of_positions_gives_the_draw_of_the_pool():
+    # Li et al.'s arbitrary choice of an AR task's VMs (LocalCloud._draw): drawing positions in
+    # the pool gives the same VMs, the same victims and leaves the stream where drawing from
+    # the pool itself leaves it (every later draw of the run is the same)
+    import types
+
+    import numpy as np
+
+    from cloudsim_py.clouds.local import LocalCloud
+
+    class Lease:
+        def __init__(self, vms):
+            self.vms = vms
+
+    rnd = random.Random(5)
+    for case in range(300):
+        n_vms = rnd.choice([1, 4, 40, 100])
+        held = rnd.sample(range(n_vms), rnd.randint(0, n_vms))
+        leases = [Lease(tuple(sorted(rnd.sample(range(n_vms), rnd.randint(1, min(4, n_vms))))))
+                  for _ in range(rnd.randint(0, 6))]
+        blockers: dict = {}
+        for v in held:
+            blockers[v] = [rnd.choice(leases + [None]) if leases else None for _ in range(rnd.randint(1, 2))]
+        units = {q: None for q in leases}
+        free = [v for v in range(n_vms) if v not in blockers]
+        stuck = {v for v, holders in blockers.items() if None in holders}
+        n = rnd.randint(1, 16)
+        a, b = np.random.default_rng(case), np.random.default_rng(case)
+        me = types.SimpleNamespace(n_vms=n_vms, dc=types.SimpleNamespace(sim=types.SimpleNamespace(random={"ar_vms": a})))
+        assert LocalCloud._draw(me, n, stuck, units) == plain_draw(n_vms, n, free, blockers, units, b)
+        assert a.bit_generator.state == b.bit_generator.state
