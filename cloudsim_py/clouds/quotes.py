@@ -26,7 +26,9 @@ class QuoteProfile:
     the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
     last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
     :attr:`time`, :meth:`SlotTable.horizon`) and their array only when a quote needs
-    more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
+    more than the first (a task of one VM: a ``min`` in C answers) or more than the VMs with no
+    booking (:meth:`SlotTable.unbooked`, counted once per state: their horizon is the time),
+    and the gap answers so far."""
 
     table: SlotTable
     version: int
@@ -35,12 +37,20 @@ class QuoteProfile:
     sorted: list[float] | None = None
     as_array: np.ndarray | None = None
     answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
+    #: the VMs with no booking (-1: not counted yet)
+    idle: int = -1
 
     def horizon(self, n: int) -> float:
-        """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
-        list, O(1) once it is made (O(V log V), at most once per state)."""
+        """The ``n``-th smallest horizon at :attr:`time`. O(V) in C without the sorted list when
+        ``n`` VMs have no booking (their last ends are ``-BIG``, the smallest: the answer is the
+        time) or ``n = 1``, O(1) once it is made (O(V log V), at most once per state)."""
         ends = self.sorted
         if ends is None:
+            idle = self.idle
+            if idle < 0:
+                idle = self.idle = self.table.unbooked()
+            if n <= idle:
+                return self.time
             if n == 1:
                 return self.table.horizon(1, self.time)
             ends = self.sorted = self.table.last_ends()

@@ -224,3 +224,54 @@ def test_an_arbitrary_draw_of_positions_gives_the_draw_of_the_pool():
         me = types.SimpleNamespace(n_vms=n_vms, dc=types.SimpleNamespace(sim=types.SimpleNamespace(random={"ar_vms": a})))
         assert LocalCloud._draw(me, n, stuck, units) == plain_draw(n_vms, n, free, blockers, units, b)
         assert a.bit_generator.state == b.bit_generator.state
+
+
+def random_table(rnd: random.Random):
+    """A slot table of a few VMs with random bookings, some released and shortened."""
+    from cloudsim_py.clouds.slottable import SlotTable
+
+    n = rnd.choice([1, 3, 8, 20])
+    table = SlotTable(n)
+    for rid in range(rnd.randint(0, 30)):
+        vms = tuple(sorted(rnd.sample(range(n), rnd.randint(1, n))))
+        s = float(rnd.randint(0, 40))
+        try:
+            table.reserve(rid, vms, s, s + rnd.choice([0.5, 1.0, 3.0, 10.0]))
+        except CapacityError:
+            continue
+        if rnd.random() < 0.2:
+            table.release(rid)
+        elif rnd.random() < 0.2:
+            r = table[rid]
+            table.shorten(rid, (r.start + r.end) / 2)
+    return table
+
+
+def test_the_reservations_meeting_an_interval_on_all_vms_are_those_of_the_walk_over_each_vm():
+    # SlotTable.overlapping without candidates looks at each reservation once; naming every VM
+    # takes the per-VM walk: the same reservations in the same order, empty and inverted
+    # intervals included
+    rnd = random.Random(3)
+    for _ in range(400):
+        table = random_table(rnd)
+        for _ in range(10):
+            a = rnd.choice([float(rnd.randint(-2, 52)), rnd.uniform(-2, 52)])
+            b = a + rnd.choice([0.0, -1.0, 0.5, 1.0, 4.0, 30.0])
+            assert table.overlapping(a, b) == table.overlapping(a, b, list(range(table.n_vms)))
+
+
+def test_a_quote_profiles_horizons_from_the_unbooked_count_are_the_sorted_ones():
+    # QuoteProfile.horizon answers from the count of VMs with no booking when it covers n:
+    # the same horizons as the table's, for every n, before and after the sorted list is made
+    from cloudsim_py.clouds.quotes import QuoteProfile
+
+    rnd = random.Random(4)
+    for _ in range(300):
+        table = random_table(rnd)
+        t = rnd.choice([0.0, 5.0, 20.0, 60.0])
+        prof = QuoteProfile(table, table.version, t, table.longest_gap(t))
+        order = list(range(1, table.n_vms + 1))
+        rnd.shuffle(order)
+        for n in order:
+            assert prof.horizon(n) == table.horizon(n, t)
+        assert prof.idle == sum(not table.reservations_of(v) for v in range(table.n_vms)) or prof.sorted
