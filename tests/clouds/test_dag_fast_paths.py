@@ -274,4 +274,70 @@ def test_a_quote_profiles_horizons_from_the_unbooked_count_are_the_sorted_ones()
         rnd.shuffle(order)
         for n in order:
             assert prof.horizon(n) == table.horizon(n, t)
+        assert prof.gap() == table.longest_gap(t)       # taken when first needed: the same gap
         assert prof.idle == sum(not table.reservations_of(v) for v in range(table.n_vms)) or prof.sorted
+
+
+def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_error():
+    # DagScheduler._times_of keeps the times of a type timed by the matrix for later tasks of
+    # that type: the same numbers as the model's per task and cloud, and the same error at the
+    # same task (a type not in the matrix, a VM type not in it, a task with neither)
+    import types as ns
+
+    import numpy as np
+
+    from cloudsim_py.brokers.dags import DagScheduler
+    from cloudsim_py.clouds.matrix import ExecutionModel, ExecutionTimeMatrix
+    from cloudsim_py.errors import PlatformError
+
+    etm = ExecutionTimeMatrix(("a", "b", 3), ("v0", "v1"), np.array([[4.0, 2.0], [9.0, 3.0], [1.5, 7.0]]))
+    rnd = random.Random(6)
+
+    def outcome(call):
+        try:
+            return call()
+        except PlatformError as exc:
+            return str(exc)
+
+    for case in range(300):
+        model = ExecutionModel(etm, use_runtime=rnd.random() < 0.7)
+        vms = [VMType(rnd.choice(["v0", "v1", "v1", "v9"]), 1, 1024, 0, 32, speed=rnd.choice([1.0, 2.0]))
+               for _ in range(rnd.randint(1, 3))]
+        me = ns.SimpleNamespace(_fed=lambda model=model: ns.SimpleNamespace(model=model), _type_times={})
+        for j in range(4):
+            tasks = {}
+            for i in range(rnd.randint(1, 8)):
+                f: dict = {}
+                if rnd.random() < 0.9:
+                    f["type"] = rnd.choice(["a", "b", 3, 3, "zz"] if rnd.random() < 0.1 else ["a", "b", 3])
+                if rnd.random() < 0.3 or "type" not in f:
+                    f["runtime"] = float(rnd.choice([1, 10, 60]))
+                tasks[f"t{i}"] = f
+            dag = build_dag_job(f"j{case}-{j}", tasks, [])
+            plain = outcome(lambda: {t: [model.time(dag, t, v) for v in vms] for t in dag.order})
+            assert outcome(lambda: DagScheduler._times_of(me, dag, vms)) == plain
+
+
+def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
+    # link_orders reads the graph's adjacency dicts: each order's predecessors (with their
+    # data) and successors in the order graph.edges(data=True) gives them
+    import types as ns
+
+    from cloudsim_py.brokers.dags import link_orders
+
+    for seed in range(40):
+        for dag in random_dags(seed, jobs=6):
+            def fresh():
+                return {t: ns.SimpleNamespace(succ=[], preds=[], pending=0, name=t) for t in dag.order}
+            got, want = fresh(), fresh()
+            link_orders(dag, got)
+            for parent, child, edge in dag.graph.edges(data=True):
+                up, down = want[parent], want[child]
+                up.succ.append(down)
+                down.preds.append((up, float(edge.get("data_mb", 0.0))))
+                down.pending += 1
+
+            def shape(orders):
+                return {t: ([s.name for s in o.succ], [(p.name, d) for p, d in o.preds], o.pending)
+                        for t, o in orders.items()}
+            assert shape(got) == shape(want)
