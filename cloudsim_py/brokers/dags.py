@@ -136,12 +136,18 @@ class DagRun:
 
 def link_orders(dag: DagJob, orders: Mapping[Hashable, TaskOrder]) -> None:
     """The job's edges as links between its task orders: each child's parents with the data
-    each sends, each parent's children, each child's count of parents not done. O(E)."""
-    for parent, child, edge in dag.graph.edges(data=True):
-        up, down = orders[parent], orders[child]
-        up.succ.append(down)
-        down.preds.append((up, float(edge.get("data_mb", 0.0))))
-        down.pending += 1
+    each sends, each parent's children, each child's count of parents not done. O(E): the
+    graph's adjacency read directly, in the order of ``graph.edges(data=True)`` (no view made)."""
+    succ: Mapping[Hashable, Mapping[Hashable, Mapping[str, Any]]] = dag.graph._succ  # type: ignore[attr-defined]
+    for parent, children in succ.items():
+        if not children:
+            continue
+        up = orders[parent]
+        for child, edge in children.items():
+            down = orders[child]
+            up.succ.append(down)
+            down.preds.append((up, float(edge.get("data_mb", 0.0))))
+            down.pending += 1
 
 
 def cpop_list(topo: Sequence[TaskOrder], w: Sequence[float], bandwidth: float | None) -> list[Hashable]:
@@ -471,6 +477,8 @@ class DagScheduler(CloudScheduler):
         #: enough), image transfer time to each cloud by image size
         self._kinds: dict[float, list[int]] = {}
         self._images: dict[float, list[float]] = {}
+        #: per task type timed by the matrix: its time on each cloud (:meth:`_times_of`)
+        self._type_times: dict[Hashable, list[float]] = {}
         #: the clouds in the order ties are broken: this one first (no transfer to another
         #: scheduler's queue), then by index
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
@@ -528,16 +536,13 @@ class DagScheduler(CloudScheduler):
     # ------------------------------------------------------------------ jobs arriving
     def submit_dag(self, dag: DagJob) -> None:
         """A DAG job submitted to this cloud: partition it into tasks (section III-A). O(tasks x
-        clouds): each task's execution time on each cloud is looked up once."""
+        clouds): each task's execution time on each cloud is looked up once (:meth:`_times_of`)."""
         fed = self._fed()
         fed.log.submitted += 1
         clouds = fed.clouds
-        model = fed.model
         types = [c.vm_type for c in clouds]
         try:
-            # each task's time on every cloud, once (ExecutionModel.check's loop, in its order:
-            # the same first error); the task orders and FDLS's priorities read these
-            times = {task: [model.time(dag, task, v) for v in types] for task in dag.order}
+            times = self._times_of(dag, types)
         except PlatformError as exc:
             fed.log.refuse(dag, str(exc), self.index)
             log.warning("job %s refused: %s", dag.id, exc)
@@ -572,6 +577,32 @@ class DagScheduler(CloudScheduler):
             if not order.pending:
                 self._make_ready(order)
         self.dc.request_pass()
+
+    def _times_of(self, dag: DagJob, types: Sequence[Any]) -> dict[Hashable, list[float]]:
+        """Each task's time on every cloud, once (ExecutionModel.check's loop, in its order: the
+        same first error); the task orders and FDLS's priorities read these. A task timed by
+        its type in the matrix (no runtime read) shares the list of the first task of its type
+        here (kept per scheduler: the model and the clouds are fixed; nothing changes the
+        lists); a type is kept only once all its times were found, so an error is raised at
+        the same task as without the lists. O(tasks x clouds) the first time, O(tasks) after."""
+        model = self._fed().model
+        nodes = dag.graph.nodes
+        by_type = self._type_times
+        by_runtime = model.use_runtime
+        if type(model) is not ExecutionModel:    # a model of its own may read more than the type
+            return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
+        times = {}
+        for task in dag.order:
+            data = nodes[task]
+            kind = data.get("type")
+            if kind is None or by_runtime and "runtime" in data:
+                times[task] = [model.time(dag, task, v) for v in types]
+                continue
+            got = by_type.get(kind)
+            if got is None:
+                got = by_type[kind] = [model.time(dag, task, v) for v in types]
+            times[task] = got
+        return times
 
     def _prepare(self, run: DagRun) -> None:
         """Per-job work of the policy at submission (FDLS: the priority list)."""

@@ -371,20 +371,30 @@ class LocalCloud:
         ``None`` if too few."""
         table = self.table
         arbitrary = self.options.ar_vms == "arbitrary"
+        free: list[int] = []
         if arbitrary:
-            # the reservations in the way are needed anyway: the VMs none of them holds are
-            # table.free_vms(a, e), found without the window arrays
+            # the reservations in the way are needed anyway (the VMs none of them holds, those
+            # of table.free_vms(a, e), are in the draw's pool: _draw)
             meeting = table.overlapping(a, e)
-            held = {v for r in meeting for v in r.vms}
-            free = [v for v in range(self.n_vms) if v not in held]
         else:
             free = table.free_vms(a, e)
             if len(free) >= n:
                 return tuple(free[:n]), []
             meeting = table.overlapping(a, e)
         owner = self._owner
-        blockers: dict[int, list[Plan | None]] = {}
         units: dict[Plan, None] = {}
+        if arbitrary:
+            # the draw needs only the leases that give way and the VMs held by a booking that
+            # cannot (the same checks, in the same order, as the blockers below)
+            stuck: set[int] = set()
+            for r in meeting:
+                q = owner[r.id]  # type: ignore[index]
+                if q is not None and (r.id == q.res or r.id == q.save_res) and self._cuttable(q, a, now):
+                    units[q] = None
+                else:
+                    stuck.update(r.vms)
+            return self._draw(n, stuck, units)
+        blockers: dict[int, list[Plan | None]] = {}
         for r in meeting:
             q = owner[r.id]  # type: ignore[index]
             movable = q is not None and (r.id == q.res or r.id == q.save_res) and self._cuttable(q, a, now)
@@ -393,8 +403,6 @@ class LocalCloud:
             if movable:
                 assert q is not None
                 units[q] = None
-        if arbitrary:
-            return self._draw(n, free, blockers, units)
         chosen: dict[Plan, None] = {}      # in the order chosen (a set would iterate by ids in memory)
         freed: list[int] = []
         seen: set[int] = set()
@@ -414,20 +422,26 @@ class LocalCloud:
         victims = [q for q in chosen if used.intersection(q.vms)]
         return tuple(sorted(take)), victims
 
-    def _draw(self, n: int, free: list[int], blockers: dict[int, list[Plan | None]],
-              units: dict[Plan, None]) -> tuple[tuple[int, ...], list[Plan]] | None:
+    def _draw(self, n: int, stuck: set[int], units: dict[Plan, None]) -> tuple[tuple[int, ...], list[Plan]] | None:
         """Li et al. IV-C's arbitrary choice: ``n`` VMs uniformly at random (the simulation's
         ``ar_vms`` stream) among those free and those held only by best-effort leases that can be
-        suspended in time; every lease on a chosen VM is preempted."""
-        movable = [v for v, holders in blockers.items() if all(q is not None for q in holders)]
-        pool = sorted(set(free).union(movable))
+        suspended in time (``units``; ``stuck``: the VMs a booking that cannot give way holds);
+        every lease on a chosen VM is preempted.
+
+        The pool is every VM not stuck (the free ones and the movable ones, ascending); the draw
+        is of positions in it (``choice`` of the pool's size: the same positions, the same
+        stream consumed, as ``choice`` of the pool itself, without the pool made an array),
+        taken in ascending order. O(V) and the draw."""
+        pool = [v for v in range(self.n_vms) if v not in stuck] if stuck else range(self.n_vms)
         if len(pool) < n:
             return None
         rng = self.dc.sim.random["ar_vms"]
-        take = sorted(int(v) for v in rng.choice(pool, size=n, replace=False))
+        picked = rng.choice(len(pool), size=n, replace=False).tolist()
+        picked.sort()
+        take = tuple([pool[k] for k in picked])
         used = set(take)
-        victims = [q for q in units if used.intersection(q.vms)]
-        return tuple(take), victims
+        victims = [q for q in units if not used.isdisjoint(q.vms)]
+        return take, victims
 
     def admit_ar(self, p: Plan, choice: Any = None) -> bool:
         """Reserve AR ``p`` (with ``choice`` from :meth:`ar_choice`, computed now if ``None``),

@@ -8,6 +8,7 @@ tables and the datacenter's clock, changes nothing. Imports numpy, attrs and the
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import attrs
@@ -23,24 +24,45 @@ if TYPE_CHECKING:  # pragma: no cover
 @attrs.define(slots=True, eq=False)
 class QuoteProfile:
     """What quotes read from one state (``version``) of a slot table, first asked at ``time``:
-    the longest gap before a booking (:meth:`SlotTable.longest_gap`, taken at once), the VMs'
+    the longest gap before a booking (:meth:`SlotTable.longest_gap` at :attr:`time`, taken when
+    first needed: a quote whose ``n`` VMs are free for good by its not-before does not read it), the VMs'
     last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
     :attr:`time`, :meth:`SlotTable.horizon`) and their array only when a quote needs
-    more than the first (a task of one VM: a ``min`` in C answers), and the gap answers so far."""
+    more than the first (a task of one VM: a ``min`` in C answers) or more than the VMs with no
+    booking (:meth:`SlotTable.unbooked`, counted once per state: their horizon is the time),
+    and the gap answers so far."""
 
     table: SlotTable
     version: int
     time: float
-    longest: float
+    #: :meth:`gap` once taken (NaN before)
+    longest: float = math.nan
     sorted: list[float] | None = None
     as_array: np.ndarray | None = None
     answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
+    #: the VMs with no booking (-1: not counted yet)
+    idle: int = -1
+
+    def gap(self) -> float:
+        """The table's longest gap before a booking at :attr:`time` (:meth:`SlotTable.longest_gap`,
+        taken at the first call: the same number, the table being at :attr:`version`). O(V) in
+        C once, then O(1)."""
+        g = self.longest
+        if g != g:
+            g = self.longest = self.table.longest_gap(self.time)
+        return g
 
     def horizon(self, n: int) -> float:
-        """The ``n``-th smallest horizon at :attr:`time`. O(V) for ``n = 1`` without the sorted
-        list, O(1) once it is made (O(V log V), at most once per state)."""
+        """The ``n``-th smallest horizon at :attr:`time`. O(V) in C without the sorted list when
+        ``n`` VMs have no booking (their last ends are ``-BIG``, the smallest: the answer is the
+        time) or ``n = 1``, O(1) once it is made (O(V log V), at most once per state)."""
         ends = self.sorted
         if ends is None:
+            idle = self.idle
+            if idle < 0:
+                idle = self.idle = self.table.unbooked()
+            if n <= idle:
+                return self.time
             if n == 1:
                 return self.table.horizon(1, self.time)
             ends = self.sorted = self.table.last_ends()
@@ -95,7 +117,7 @@ class Quotes:
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
         h = prof.horizon(n)
-        if h <= nb or d > prof.longest:
+        if h <= nb or d > prof.gap():
             # n VMs are free for good from not_before on (their last bookings end by then), or
             # the duration fits in no gap: after the horizons
             return h if h > nb else nb
@@ -110,7 +132,7 @@ class Quotes:
         table = self.hard if hard else self.table
         prof = self._profiles.get(hard)
         if prof is None or prof.version != table.version:
-            prof = self._profiles[hard] = QuoteProfile(table, table.version, now, table.longest_gap(now))
+            prof = self._profiles[hard] = QuoteProfile(table, table.version, now)
         return prof
 
     def _gap_quote(self, hard: bool, prof: "QuoteProfile", n: int, d: float, nb: float, now: float) -> float:
@@ -151,7 +173,7 @@ class Quotes:
         q = np.maximum(h, nb)
         if too_big:
             q[n > n_vms] = INF
-        longest = prof.longest
+        longest = prof.gap()
         if float(d.min()) <= longest:                                     # some may fit in a gap
             # those whose n-th horizon is by their not-before have n VMs free for good from
             # then: q is already their answer

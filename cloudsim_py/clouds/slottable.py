@@ -54,7 +54,7 @@ import heapq
 import math
 from bisect import bisect_left, bisect_right
 from itertools import compress, islice, repeat
-from operator import ge, lt
+from operator import attrgetter, ge, lt
 from typing import Any, Hashable, Iterable, Iterator, Sequence
 
 import attrs
@@ -76,6 +76,10 @@ class Reservation:
     vms: tuple[int, ...]
     start: float
     end: float
+
+
+#: a reservation's start (the sort key of :meth:`SlotTable.overlapping`)
+_START = attrgetter("start")
 
 
 @attrs.define(slots=True, eq=False)
@@ -785,6 +789,11 @@ class SlotTable:
         (:meth:`horizon`) before they are raised to a time. O(V log V) in C."""
         return sorted(self._le)
 
+    def unbooked(self) -> int:
+        """How many VMs have no booking (their last end is ``-BIG``: the ``n``-th smallest
+        horizon is then ``t`` for every ``n`` up to this count). O(V) in C."""
+        return self._le.count(-BIG)
+
     def horizon(self, n: int, t: float) -> float:
         """The ``n``-th smallest horizon at ``t``: each VM is free for good from its horizon, the
         end of its last booking or ``t`` if later. A ``min`` in C when ``n`` is 1: O(V), else
@@ -794,7 +803,16 @@ class SlotTable:
 
     def overlapping(self, start: float, end: float, vms: Iterable[int] | None = None) -> list[Reservation]:
         """Reservations on the candidate VMs that meet ``[start, end)``, ordered by start time
-        (then by the order they were made)."""
+        (then by the order they were made). All VMs: one look at each reservation (O(R log R),
+        ``R`` the reservations held: a cloud of many VMs usually holds a few wide ones), the
+        same list as the VMs' bisections below; candidates: O(k log K + output)."""
+        if vms is None:
+            # a booking meets the interval exactly when the per-VM walk below finds it on its
+            # VMs: it begins before the end and ends after the start (an empty or inverted
+            # interval too); made order, then a stable sort by start
+            hits = [r for r in self._by_seq.values() if r.start < end and r.end > start]
+            hits.sort(key=_START)
+            return hits
         found: dict[int, tuple[float, int]] = {}
         for v in self._candidates(vms):
             busy = self._busy[v]

@@ -108,24 +108,26 @@ def _check_tasks(job_id: object, graph: nx.DiGraph) -> None:
 
 
 def _check_edges(job_id: object, graph: nx.DiGraph) -> None:
-    for u, v, data in graph.edges(data=True):
-        if not data:
-            continue
-        for key, value in data.items():
-            if key not in EDGE_FIELDS:
-                raise DAGError(f"job {job_id}, edge {u!r} -> {v!r}: unknown field {key!r} "
-                               f"(known: {', '.join(EDGE_FIELDS)})")
-            if not _valid_number(value, False):
-                raise _number_error(job_id, f"edge {u!r} -> {v!r}", key, value, False)
+    # the adjacency read directly: the order of graph.edges(data=True), without making its view
+    for u, out in graph._succ.items():  # type: ignore[attr-defined]
+        for v, data in out.items():
+            if not data:
+                continue
+            for key, value in data.items():
+                if key not in EDGE_FIELDS:
+                    raise DAGError(f"job {job_id}, edge {u!r} -> {v!r}: unknown field {key!r} "
+                                   f"(known: {', '.join(EDGE_FIELDS)})")
+                if not _valid_number(value, False):
+                    raise _number_error(job_id, f"edge {u!r} -> {v!r}", key, value, False)
 
 
 def _topological_order(job_id: object, graph: nx.DiGraph) -> tuple[Task, ...]:
     """The insertion order if it is topological (every edge goes forward: the usual case, and
     always for generated jobs), else Kahn's algorithm, first-in first-out from the tasks in
     insertion order. Deterministic either way. A cycle is a DAGError naming the job and the cycle."""
-    pred, succ = graph.pred, graph.succ
+    pred, succ = graph._pred, graph._succ  # type: ignore[attr-defined]  # the adjacency dicts, no views
     position = {t: i for i, t in enumerate(pred)}
-    if all(position[u] < position[v] for u, v in graph.edges()):
+    if all(position[u] < position[v] for u, out in succ.items() for v in out):
         return tuple(position)
     waiting = {t: len(p) for t, p in pred.items()}
     order = [t for t, n in waiting.items() if n == 0]
@@ -175,14 +177,15 @@ class DagJob:
         import networkx as nx
 
         g = self.graph
-        if not isinstance(g, nx.DiGraph) or g.is_multigraph():
+        if not (type(g) is nx.DiGraph or isinstance(g, nx.DiGraph) and not g.is_multigraph()):
             raise DAGError(f"job {self.id}: the graph must be a networkx DiGraph, not {type(g).__name__}")
         if g.number_of_nodes() == 0:
             raise DAGError(f"job {self.id}: the graph has no task")
-        if not (isinstance(self.submit_time, numbers.Real) and math.isfinite(self.submit_time)
-                and self.submit_time >= 0):
+        t = self.submit_time
+        if not ((type(t) is float or isinstance(t, numbers.Real)) and math.isfinite(t) and t >= 0):
             raise DAGError(f"job {self.id}: submit_time {self.submit_time!r} must be finite and >= 0")
-        if self.cloud is not None and (not isinstance(self.cloud, numbers.Integral) or self.cloud < 0):
+        cloud = self.cloud
+        if cloud is not None and (not (type(cloud) is int or isinstance(cloud, numbers.Integral)) or cloud < 0):
             raise DAGError(f"job {self.id}: cloud {self.cloud!r} must be a cloud index >= 0")
         if self.mode is LeaseMode.AR:
             if self.start is None or not self.start >= self.submit_time:

@@ -179,3 +179,165 @@ def test_a_start_on_given_hosts_refuses_what_the_plain_path_refuses(fast, hosts,
         ok = (0, 2) if len(given) == 2 else [dc.hosts[2], 0]
         assert [h.id for h in dc.start(jobs[1], 0, hosts=ok)] == [h if isinstance(h, int) else h.id for h in ok]
         assert jobs[1].state is JobState.RUNNING and dc.idle(0) == 1
+
+
+def plain_draw(n_vms, n, free, blockers, units, rng):
+    """``LocalCloud._draw`` as first written: the pool made from the free VMs and the movable
+    ones, drawn from as a list."""
+    movable = [v for v, holders in blockers.items() if all(q is not None for q in holders)]
+    pool = sorted(set(free).union(movable))
+    if len(pool) < n:
+        return None
+    take = sorted(int(v) for v in rng.choice(pool, size=n, replace=False))
+    used = set(take)
+    return tuple(take), [q for q in units if used.intersection(q.vms)]
+
+
+def test_an_arbitrary_draw_of_positions_gives_the_draw_of_the_pool():
+    # Li et al.'s arbitrary choice of an AR task's VMs (LocalCloud._draw): drawing positions in
+    # the pool gives the same VMs, the same victims and leaves the stream where drawing from
+    # the pool itself leaves it (every later draw of the run is the same)
+    import types
+
+    import numpy as np
+
+    from cloudsim_py.clouds.local import LocalCloud
+
+    class Lease:
+        def __init__(self, vms):
+            self.vms = vms
+
+    rnd = random.Random(5)
+    for case in range(300):
+        n_vms = rnd.choice([1, 4, 40, 100])
+        held = rnd.sample(range(n_vms), rnd.randint(0, n_vms))
+        leases = [Lease(tuple(sorted(rnd.sample(range(n_vms), rnd.randint(1, min(4, n_vms))))))
+                  for _ in range(rnd.randint(0, 6))]
+        blockers: dict = {}
+        for v in held:
+            blockers[v] = [rnd.choice(leases + [None]) if leases else None for _ in range(rnd.randint(1, 2))]
+        units = {q: None for q in leases}
+        free = [v for v in range(n_vms) if v not in blockers]
+        stuck = {v for v, holders in blockers.items() if None in holders}
+        n = rnd.randint(1, 16)
+        a, b = np.random.default_rng(case), np.random.default_rng(case)
+        me = types.SimpleNamespace(n_vms=n_vms, dc=types.SimpleNamespace(sim=types.SimpleNamespace(random={"ar_vms": a})))
+        assert LocalCloud._draw(me, n, stuck, units) == plain_draw(n_vms, n, free, blockers, units, b)
+        assert a.bit_generator.state == b.bit_generator.state
+
+
+def random_table(rnd: random.Random):
+    """A slot table of a few VMs with random bookings, some released and shortened."""
+    from cloudsim_py.clouds.slottable import SlotTable
+
+    n = rnd.choice([1, 3, 8, 20])
+    table = SlotTable(n)
+    for rid in range(rnd.randint(0, 30)):
+        vms = tuple(sorted(rnd.sample(range(n), rnd.randint(1, n))))
+        s = float(rnd.randint(0, 40))
+        try:
+            table.reserve(rid, vms, s, s + rnd.choice([0.5, 1.0, 3.0, 10.0]))
+        except CapacityError:
+            continue
+        if rnd.random() < 0.2:
+            table.release(rid)
+        elif rnd.random() < 0.2:
+            r = table[rid]
+            table.shorten(rid, (r.start + r.end) / 2)
+    return table
+
+
+def test_the_reservations_meeting_an_interval_on_all_vms_are_those_of_the_walk_over_each_vm():
+    # SlotTable.overlapping without candidates looks at each reservation once; naming every VM
+    # takes the per-VM walk: the same reservations in the same order, empty and inverted
+    # intervals included
+    rnd = random.Random(3)
+    for _ in range(400):
+        table = random_table(rnd)
+        for _ in range(10):
+            a = rnd.choice([float(rnd.randint(-2, 52)), rnd.uniform(-2, 52)])
+            b = a + rnd.choice([0.0, -1.0, 0.5, 1.0, 4.0, 30.0])
+            assert table.overlapping(a, b) == table.overlapping(a, b, list(range(table.n_vms)))
+
+
+def test_a_quote_profiles_horizons_from_the_unbooked_count_are_the_sorted_ones():
+    # QuoteProfile.horizon answers from the count of VMs with no booking when it covers n:
+    # the same horizons as the table's, for every n, before and after the sorted list is made
+    from cloudsim_py.clouds.quotes import QuoteProfile
+
+    rnd = random.Random(4)
+    for _ in range(300):
+        table = random_table(rnd)
+        t = rnd.choice([0.0, 5.0, 20.0, 60.0])
+        prof = QuoteProfile(table, table.version, t, table.longest_gap(t))
+        order = list(range(1, table.n_vms + 1))
+        rnd.shuffle(order)
+        for n in order:
+            assert prof.horizon(n) == table.horizon(n, t)
+        assert prof.gap() == table.longest_gap(t)       # taken when first needed: the same gap
+        assert prof.idle == sum(not table.reservations_of(v) for v in range(table.n_vms)) or prof.sorted
+
+
+def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_error():
+    # DagScheduler._times_of keeps the times of a type timed by the matrix for later tasks of
+    # that type: the same numbers as the model's per task and cloud, and the same error at the
+    # same task (a type not in the matrix, a VM type not in it, a task with neither)
+    import types as ns
+
+    import numpy as np
+
+    from cloudsim_py.brokers.dags import DagScheduler
+    from cloudsim_py.clouds.matrix import ExecutionModel, ExecutionTimeMatrix
+    from cloudsim_py.errors import PlatformError
+
+    etm = ExecutionTimeMatrix(("a", "b", 3), ("v0", "v1"), np.array([[4.0, 2.0], [9.0, 3.0], [1.5, 7.0]]))
+    rnd = random.Random(6)
+
+    def outcome(call):
+        try:
+            return call()
+        except PlatformError as exc:
+            return str(exc)
+
+    for case in range(300):
+        model = ExecutionModel(etm, use_runtime=rnd.random() < 0.7)
+        vms = [VMType(rnd.choice(["v0", "v1", "v1", "v9"]), 1, 1024, 0, 32, speed=rnd.choice([1.0, 2.0]))
+               for _ in range(rnd.randint(1, 3))]
+        me = ns.SimpleNamespace(_fed=lambda model=model: ns.SimpleNamespace(model=model), _type_times={})
+        for j in range(4):
+            tasks = {}
+            for i in range(rnd.randint(1, 8)):
+                f: dict = {}
+                if rnd.random() < 0.9:
+                    f["type"] = rnd.choice(["a", "b", 3, 3, "zz"] if rnd.random() < 0.1 else ["a", "b", 3])
+                if rnd.random() < 0.3 or "type" not in f:
+                    f["runtime"] = float(rnd.choice([1, 10, 60]))
+                tasks[f"t{i}"] = f
+            dag = build_dag_job(f"j{case}-{j}", tasks, [])
+            plain = outcome(lambda: {t: [model.time(dag, t, v) for v in vms] for t in dag.order})
+            assert outcome(lambda: DagScheduler._times_of(me, dag, vms)) == plain
+
+
+def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
+    # link_orders reads the graph's adjacency dicts: each order's predecessors (with their
+    # data) and successors in the order graph.edges(data=True) gives them
+    import types as ns
+
+    from cloudsim_py.brokers.dags import link_orders
+
+    for seed in range(40):
+        for dag in random_dags(seed, jobs=6):
+            def fresh():
+                return {t: ns.SimpleNamespace(succ=[], preds=[], pending=0, name=t) for t in dag.order}
+            got, want = fresh(), fresh()
+            link_orders(dag, got)
+            for parent, child, edge in dag.graph.edges(data=True):
+                up, down = want[parent], want[child]
+                up.succ.append(down)
+                down.preds.append((up, float(edge.get("data_mb", 0.0))))
+                down.pending += 1
+
+            def shape(orders):
+                return {t: ([s.name for s in o.succ], [(p.name, d) for p, d in o.preds], o.pending)
+                        for t, o in orders.items()}
+            assert shape(got) == shape(want)

@@ -109,3 +109,83 @@ def test_zero_jobs_is_an_empty_list():
 def test_bad_parameters_are_scenario_errors_naming_the_key(kw, message):
     with pytest.raises(ScenarioError, match=f"dag_li: .*{message}"):
         LiDagModel(**kw)
+
+
+def plain_generate(model, jobs, rng):
+    """The generator as first written (numpy rows of keys read per comparison, nodes added as
+    ``(task, fields)`` pairs, the numpy scalars converted one by one): the bulk reads of
+    :meth:`LiDagModel.generate` must give the same jobs."""
+    from cloudsim_py.workload.dag import DagJob
+    from cloudsim_py.workload.models.dag_li import _range
+
+    def plain_edges(n, fan_in, keys):
+        out_deg = [0] * n
+        edges = []
+        for t in range(1, n):
+            candidates = [i for i in range(t) if out_deg[i] < model.max_fan_out]
+            if len(candidates) > fan_in[t]:
+                row = keys[t]
+                candidates.sort(key=lambda i: row[i])
+                candidates = sorted(candidates[:fan_in[t]])
+            for p in candidates:
+                out_deg[p] += 1
+                edges.append((p, t))
+        return edges
+
+    arrival = np.sort(rng.uniform(0.0, jobs * model.gap_s(), size=jobs))
+    n_tasks = rng.integers(model.min_tasks, model.max_tasks + 1, size=jobs)
+    cloud = rng.integers(0, model.clouds, size=jobs)
+    n_ar = int(round(model.ar_share * jobs))
+    is_ar = np.zeros(jobs, dtype=bool)
+    is_ar[rng.choice(jobs, size=n_ar, replace=False)] = True
+    total = int(n_tasks.sum())
+    first = np.concatenate(([0], np.cumsum(n_tasks)))
+    task_type = rng.integers(0, model.task_types, size=total)
+    clo, chi = _range("cpus", model.cpus, integer=True)
+    task_cpus = rng.integers(int(clo), int(chi) + 1, size=total)
+    image = rng.uniform(*_range("image_mb", model.image_mb), size=total)
+    memory = rng.uniform(*_range("memory_mb", model.memory_mb), size=total)
+    fan_in = rng.integers(1, model.max_fan_in + 1, size=total)
+    keys = rng.random((total, model.max_tasks))
+    edges = [plain_edges(int(n_tasks[j]), fan_in[first[j]:first[j + 1]].tolist(), keys[first[j]:first[j + 1]])
+             for j in range(jobs)]
+    n_edges = np.array([len(e) for e in edges], dtype=np.int64)
+    data = rng.uniform(*_range("data_mb", model.data_mb), size=int(n_edges.sum()))
+    efirst = np.concatenate(([0], np.cumsum(n_edges)))
+    nlo, nhi = _range("ar_notice_s", model.ar_notice_s)
+    notice = rng.uniform(nlo, nhi, size=jobs).tolist() if nhi > nlo else [nlo] * jobs
+    out = []
+    for j in range(jobs):
+        a, b = int(first[j]), int(first[j + 1])
+        g = nx.DiGraph()
+        g.add_nodes_from((i, {"type": int(task_type[a + i]), "cpus": int(task_cpus[a + i]),
+                              "image_mb": float(image[a + i]), "memory_mb": float(memory[a + i])})
+                         for i in range(b - a))
+        e0 = int(efirst[j])
+        g.add_edges_from((u, v, {"data_mb": float(data[e0 + k])}) for k, (u, v) in enumerate(edges[j]))
+        submit = float(arrival[j])
+        ar = bool(is_ar[j])
+        out.append(DagJob(id=j, graph=g, submit_time=submit, cloud=int(cloud[j]),
+                          mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
+                          start=submit + notice[j] if ar else None))
+    return out
+
+
+def exact(jobs):
+    """Every field of every job, with the types of the numbers, the fields' order and each
+    task's predecessors and successors in order."""
+    def typed(d):
+        return [(k, type(v), v) for k, v in d.items()]
+    return [(j.id, type(j.submit_time), j.submit_time, type(j.cloud), j.cloud, j.mode, j.start, j.order,
+             [(t, typed(f)) for t, f in j.graph.nodes(data=True)],
+             [(u, v, typed(f)) for u, v, f in j.graph.edges(data=True)],
+             [list(j.graph.pred[t]) for t in j.order], [list(j.graph.succ[t]) for t in j.order]) for j in jobs]
+
+
+@pytest.mark.parametrize("params", [{}, {"max_tasks": 9, "max_fan_in": 2, "max_fan_out": 1},
+                                    {"arrivals": 120, "ar_share": 0.5, "ar_notice_s": (0, 3600), "cpus": 4}])
+def test_the_bulk_reads_give_the_jobs_of_the_plain_generator(params):
+    model = LiDagModel(**params)
+    for seed in (1, 2, 3):
+        assert exact(model.generate(150, np.random.default_rng(seed))) == \
+            exact(plain_generate(model, 150, np.random.default_rng(seed)))

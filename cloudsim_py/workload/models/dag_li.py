@@ -129,8 +129,9 @@ class LiDagModel:
         fan_in = rng.integers(1, self.max_fan_in + 1, size=total)
         keys = rng.random((total, self.max_tasks))
         # -- structure (short Python step per task over the pre-drawn keys) -----------------------
-        edges = [self._edges(int(n_tasks[j]), fan_in[first[j]:first[j + 1]].tolist(),
-                             keys[first[j]:first[j + 1]]) for j in range(jobs)]
+        n_l, first_l, fan_l = n_tasks.tolist(), first.tolist(), fan_in.tolist()
+        edges = [self._edges(n_l[j], fan_l[first_l[j]:first_l[j + 1]], keys[first_l[j]:first_l[j + 1]].tolist())
+                 for j in range(jobs)]
         n_edges = np.array([len(e) for e in edges], dtype=np.int64)
         data = rng.uniform(*_range("data_mb", self.data_mb), size=int(n_edges.sum()))
         efirst = np.concatenate(([0], np.cumsum(n_edges)))
@@ -140,32 +141,38 @@ class LiDagModel:
         # -- jobs ------------------------------------------------------------------------------
         types, cpus_l = task_type.tolist(), task_cpus.tolist()
         image_l, memory_l, data_l = image.tolist(), memory.tolist(), data.tolist()
+        arrival_l, cloud_l, ar_l, efirst_l = arrival.tolist(), cloud.tolist(), is_ar.tolist(), efirst.tolist()
         out = []
         for j in range(jobs):
-            a, b = int(first[j]), int(first[j + 1])
+            a, b = first_l[j], first_l[j + 1]
             g: nx.DiGraph[int] = nx.DiGraph()
-            g.add_nodes_from((i, {"type": types[a + i], "cpus": cpus_l[a + i], "image_mb": image_l[a + i],
-                                  "memory_mb": memory_l[a + i]}) for i in range(b - a))
-            e0 = int(efirst[j])
-            g.add_edges_from((u, v, {"data_mb": data_l[e0 + k]}) for k, (u, v) in enumerate(edges[j]))
-            submit = float(arrival[j])
-            ar = bool(is_ar[j])
-            out.append(DagJob(id=j, graph=g, submit_time=submit, cloud=int(cloud[j]),
+            # the tasks, then each one's fields into its attribute dict (the same graph as
+            # add_nodes_from of (task, fields) pairs, which takes each through a caught TypeError)
+            g.add_nodes_from(range(b - a))
+            fields = g._node  # type: ignore[attr-defined]
+            for i in range(b - a):
+                fields[i].update(type=types[a + i], cpus=cpus_l[a + i], image_mb=image_l[a + i],
+                                 memory_mb=memory_l[a + i])
+            e0 = efirst_l[j]
+            g.add_edges_from([(u, v, {"data_mb": data_l[e0 + k]}) for k, (u, v) in enumerate(edges[j])])
+            submit = arrival_l[j]
+            ar = ar_l[j]
+            out.append(DagJob(id=j, graph=g, submit_time=submit, cloud=cloud_l[j],
                               mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
                               start=submit + notice[j] if ar else None))
         return out
 
-    def _edges(self, n: int, fan_in: list[int], keys: np.ndarray) -> list[tuple[int, int]]:
+    def _edges(self, n: int, fan_in: list[int], keys: list[list[float]]) -> list[tuple[int, int]]:
         """Parents of tasks 1..n-1: ``fan_in[t]`` of the earlier tasks with spare fan-out, those
-        with the smallest keys (a uniform sample without replacement)."""
+        with the smallest keys (a uniform sample without replacement; ``keys[t]`` task ``t``'s
+        row of keys as Python floats, the same numbers as the drawn array)."""
         out_deg = [0] * n
         edges: list[tuple[int, int]] = []
         max_out = self.max_fan_out
         for t in range(1, n):
             candidates = [i for i in range(t) if out_deg[i] < max_out]
             if len(candidates) > fan_in[t]:
-                row = keys[t]
-                candidates.sort(key=lambda i: row[i])
+                candidates.sort(key=keys[t].__getitem__)
                 candidates = sorted(candidates[:fan_in[t]])
             for p in candidates:
                 out_deg[p] += 1
