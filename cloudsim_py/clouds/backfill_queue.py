@@ -4,24 +4,23 @@ around the first blocked lease's earliest run, as EASY does, and, with ``fill_ga
 preemptible lease started in a gap before a reservation and suspended for it.
 
 :class:`BackfillQueue` decides, :class:`~cloudsim_py.clouds.local.LocalCloud` enacts (its
-``_start``: the bookings, the image transfer or the reload, the planned cut). The other
+``start_on``: the bookings, the image transfer or the reload, the planned cut). The other
 discipline, Haizea 1.0's aggressive backfilling, is
 :class:`~cloudsim_py.clouds.haizea_queue.AggressiveQueue`; a cloud composes one of the two
-(:class:`~cloudsim_py.clouds.lease_plan.LeaseQueue`). Imports the slot table's constants and
-the plans; the cloud only for typing.
+(:class:`~cloudsim_py.clouds.lease_queue.LeaseQueue`). Knows the cloud through
+:class:`~cloudsim_py.clouds.lease_queue.QueueCloud` only.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 import attrs
+from sortedcontainers import SortedKeyList
 
 from .lease_plan import FRESH, IN_PLACE, MIGRATE, Plan, cut_before, positive_length
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .local import LocalCloud
+from .lease_queue import QueueCloud
 
 
 @attrs.define(slots=True, eq=False)
@@ -46,13 +45,14 @@ class BackfillQueue:
 
     __slots__ = ("cloud", "table", "dc", "options", "fill_gaps", "waiting", "fresh", "full", "_memo", "_held")
 
-    def __init__(self, cloud: "LocalCloud") -> None:
+    def __init__(self, cloud: QueueCloud, waiting: SortedKeyList) -> None:
         self.cloud = cloud
         self.table = cloud.table
         self.dc = cloud.dc
         self.options = cloud.options
         self.fill_gaps = cloud.fill_gaps
-        self.waiting = cloud._waiting
+        #: the waiting leases, in queue order
+        self.waiting = waiting
         #: leases queued since the last pass (at the queue's end), for an incremental pass
         self.fresh: list[Plan] = []
         #: the next pass must look at every waiting lease (one became ready, or re-entered the
@@ -110,7 +110,7 @@ class BackfillQueue:
             plans: Iterable[Plan] = fresh
         else:
             self.full = False
-            free = self.cloud._free_now(now) if self.dc.idle(0) else {}
+            free = self.cloud.free_now(now) if self.dc.idle(0) else {}
             head, held, ends = None, False, None
             plans = waiting
         started: list[Plan] = []
@@ -141,7 +141,7 @@ class BackfillQueue:
         if head is None:
             for p in it:
                 if p.ready_at > now:
-                    self.cloud._wake_at(p.ready_at)
+                    self.cloud.wake_at(p.ready_at)
                     continue
                 if p.job.procs <= len(ends):
                     fit = self._fit(p, now, free, ends)
@@ -178,7 +178,7 @@ class BackfillQueue:
         width = len(ends)
         for p in [p for p in plans if p.job.procs <= width or p.ready_at > now]:
             if p.ready_at > now:
-                self.cloud._wake_at(p.ready_at)
+                self.cloud.wake_at(p.ready_at)
                 continue
             if p.job.procs > len(ends):
                 continue
@@ -216,7 +216,7 @@ class BackfillQueue:
                         break
             return FRESH, tuple(fits)
         for how, _, only in self._options(p):
-            need = self.cloud._run_start(p, how, now) + p.left + p.shutdown
+            need = self.cloud.run_start(p, how, now) + p.left + p.shutdown
             if only is not None:
                 if all(free.get(v, -1.0) >= need for v in only):
                     return how, only
@@ -233,7 +233,7 @@ class BackfillQueue:
         n = p.job.procs
         if n > len(free):
             return None
-        thr = self.cloud._threshold(p, p.started)
+        thr = self.cloud.threshold(p, p.started)
         for how, _, only in self._options(p):
             if only is not None:
                 if not all(v in free for v in only):
@@ -243,7 +243,7 @@ class BackfillQueue:
                 chosen = tuple(sorted(sorted(free, key=lambda v: (-free[v], v))[:n]))
             until = min(free[v] for v in chosen)
             cut = cut_before(until, p.save)
-            if cut > self.cloud._run_start(p, how, now) and (thr is None or until - now >= thr):
+            if cut > self.cloud.run_start(p, how, now) and (thr is None or until - now >= thr):
                 return how, chosen, cut
         return None
 
@@ -251,7 +251,7 @@ class BackfillQueue:
               cut: float | None) -> None:
         for v in vms:
             del free[v]
-        self.cloud._start(p, vms, how, now, cut)
+        self.cloud.start_on(p, vms, how, now, cut)
 
     def _hold(self, p: Plan, now: float, free: dict[int, float]) -> None:
         """The earliest full run of the first blocked lease: the free VMs it will take are free
@@ -288,7 +288,7 @@ class BackfillQueue:
         for v, u in free.items():             # the free VMs it takes (a few of its many)
             if u > t and v in takes:
                 free[v] = t
-        self.cloud._wake_at(t)
+        self.cloud.wake_at(t)
 
     def _options(self, p: Plan) -> list[tuple[int, float, tuple[int, ...] | None]]:
         if not p.started:

@@ -6,11 +6,11 @@ Haizea 1.0's ``backfilling: aggressive``): the queue discipline of a cloud whose
 :class:`AggressiveQueue` decides, :class:`~cloudsim_py.clouds.local.LocalCloud` enacts: the
 queue plans each waiting lease as early as it can begin (now, in a gap before a booking, or as
 the one "future lease" at the end of a booked run), choosing the VMs as Haizea's greedy host
-selection does, and hands the plan to the cloud (``_commit``: the bookings, the start or the
+selection does, and hands the plan to the cloud (``commit``: the bookings, the start or the
 planned start, the state copied ahead); when a run ends early the cloud asks it to plan the
 future leases again (:meth:`AggressiveQueue.replan`). The cloud's other discipline, EASY-style
 backfilling with a head reservation, is :class:`~cloudsim_py.clouds.backfill_queue.BackfillQueue`.
-Imports the plans; the cloud only for typing.
+Knows the cloud through :class:`~cloudsim_py.clouds.lease_queue.QueueCloud` only.
 """
 
 from __future__ import annotations
@@ -18,12 +18,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 from operator import itemgetter
-from typing import TYPE_CHECKING
+from sortedcontainers import SortedKeyList
 
-from .lease_plan import DONE, FUTURE_LEASES, INF, PLANNED, PREP, RUNNING, SHUTDOWN, TINY, WAITING, Plan, cut_before
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .local import LocalCloud
+from .lease_plan import (DONE, FUTURE_LEASES, INF, PLANNED, PREP, RUNNING, SHUTDOWN, TINY, WAITING, Copy, Plan,
+                         cut_before)
+from .lease_queue import QueueCloud
 
 
 class AggressiveQueue:
@@ -35,18 +34,21 @@ class AggressiveQueue:
     __slots__ = ("cloud", "table", "dc", "options", "n_vms", "waiting", "owner", "future", "copies",
                  "_free_memo", "_free_stamp", "_ends_memo")
 
-    def __init__(self, cloud: "LocalCloud") -> None:
+    def __init__(self, cloud: QueueCloud, waiting: SortedKeyList, owner: dict[int, Plan | None],
+                 future: dict[Plan, None], copies: dict[Copy, None]) -> None:
         self.cloud = cloud
         self.table = cloud.table
         self.dc = cloud.dc
         self.options = cloud.options
         self.n_vms = cloud.n_vms
-        self.waiting = cloud._waiting
-        self.owner = cloud._owner
+        #: the waiting leases, in queue order
+        self.waiting = waiting
+        #: the plan of each booking (None: a booking of no plan)
+        self.owner = owner
         #: Haizea's future leases (booked at a future candidate, their run not begun)
-        self.future = cloud._future
+        self.future = future
         #: the state copies booked and not over (they weigh in Haizea's choice of VMs)
-        self.copies = cloud._copies
+        self.copies = copies
         #: :meth:`_free_at`'s answers for one state of the slot table at one time
         self._free_memo: dict[tuple[float, tuple[int, ...] | None], dict[int, float]] = {}
         self._free_stamp: tuple[int, float] = (-1, -INF)
@@ -92,7 +94,7 @@ class AggressiveQueue:
                 if full:
                     break
             if p.ready_at > now:
-                self.cloud._wake_at(p.ready_at)
+                self.cloud.wake_at(p.ready_at)
                 continue
             if not allow and not p.started and len(self._free_at(now, None)) < p.job.procs:
                 continue                    # (too few VMs free now: a quick no)
@@ -100,7 +102,7 @@ class AggressiveQueue:
             if fit is None:
                 continue
             waiting.remove(p)
-            self.cloud._commit(p, now, *fit)
+            self.cloud.commit(p, now, *fit)
             future += fit[3]
             full = None
 
@@ -111,12 +113,12 @@ class AggressiveQueue:
         for p in list(self.future):
             if p.phase != PLANNED:
                 continue
-            self.cloud._unplan(p, now)
+            self.cloud.unplan(p, now)
             fit = self._asap(p, now, self._futures(now) < FUTURE_LEASES, False)
             if fit is None:
-                self.cloud._requeue(p, now)
+                self.cloud.requeue(p, now)
             else:
-                self.cloud._commit(p, now, *fit)
+                self.cloud.commit(p, now, *fit)
 
     def _futures(self, now: float) -> int:
         """How many future leases there are now: booked at a future candidate, their run not
@@ -151,7 +153,7 @@ class AggressiveQueue:
         only = p.last_vms if resumed and not self.options.migrate else None
         extra = p.reload_est + (p.mig if self.options.migrate and not self.options.copy_ahead else 0.0)
         length = p.left + (extra if resumed else p.xfer) + p.shutdown
-        thr = self.cloud._threshold(p, queued)
+        thr = self.cloud.threshold(p, queued)
         fit = self._fit_at(p, earliest, length, only, thr)
         if fit is not None:
             return earliest, fit[0], fit[1], False
@@ -212,7 +214,7 @@ class AggressiveQueue:
             return vms, None
         if thr is not None and maxend - s < thr:
             return None
-        begin = self.cloud._run_start(p, self.cloud._how(p, vms), s)
+        begin = self.cloud.run_start(p, self.cloud.how(p, vms), s)
         if maxend >= begin + p.left + p.shutdown:
             return vms, None
         cut = cut_before(maxend, p.save)
@@ -222,7 +224,7 @@ class AggressiveQueue:
 
     def _free_at(self, s: float, only: tuple[int, ...] | None) -> dict[int, float]:
         """The VMs (of ``only``) free at ``s`` and until when (now: idle in the datacenter too,
-        :meth:`_free_now`), kept while no booking changes (a pass asks the same of many leases).
+        :meth:`LocalCloud.free_now`), kept while no booking changes (a pass asks the same of many leases).
         "For good" is :data:`~cloudsim_py.clouds.slottable.BIG`, which compares, and scores in
         :meth:`_by_score` (``BIG - s`` is at least any duration), like ``inf``. O(V)
         (:meth:`SlotTable.free_lists`) once per state, time and question."""
@@ -235,7 +237,7 @@ class AggressiveQueue:
         key = (s, only)
         free = self._free_memo.get(key)
         if free is None:
-            free = self._free_memo[key] = (self.cloud._free_now(s, only) if s <= now else
+            free = self._free_memo[key] = (self.cloud.free_now(s, only) if s <= now else
                                            dict(zip(*self.table.free_lists(s, only))))
         return free
 

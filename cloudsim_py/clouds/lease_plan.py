@@ -73,23 +73,6 @@ class Copy:
         return tuple(d for _, d in self.pairs)
 
 
-class LeaseQueue(Protocol):
-    """A cloud's discipline for its waiting best-effort leases, which
-    :class:`~cloudsim_py.clouds.local.LocalCloud` composes: the project's
-    (:class:`~cloudsim_py.clouds.backfill_queue.BackfillQueue`) or Haizea 1.0's aggressive
-    backfilling (:class:`~cloudsim_py.clouds.haizea_queue.AggressiveQueue`). The queue decides
-    which lease begins where and when; the cloud enacts it."""
-
-    def schedule(self, now: float) -> None:
-        """The pass: start or plan what the discipline allows now."""
-
-    def queued(self, p: "Plan") -> None:
-        """``p`` joined the queue at its end."""
-
-    def look_again(self) -> None:
-        """Something other than a new lease changed: the next pass looks at every lease."""
-
-
 class PhaseListener(Protocol):
     """Hears the overheads a cloud plans (image transfers, saves, reloads, migrations)."""
 

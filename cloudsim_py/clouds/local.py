@@ -71,8 +71,9 @@ from .backfill_queue import BackfillQueue
 from .cloud import CloudSpec
 from .haizea_queue import AggressiveQueue
 from .lease_plan import (AR, BEST_EFFORT, DONE, EPS, FRESH, IMMEDIATE, IN_PLACE, INF, MIGRATE, PLANNED, PREP,
-                         RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy, LeaseQueue, LocalCounters,
+                         RESOLUTION, RUNNING, SAVING, SHUTDOWN, TINY, WAITING, Copy, LocalCounters,
                          LocalOptions, PhaseListener, Plan, cut_before, positive_length)
+from .lease_queue import LeaseQueue
 from .overheads import Overheads, Times
 from .quotes import Quotes
 from .slottable import SlotTable
@@ -126,7 +127,8 @@ class LocalCloud:
         self._times: dict[tuple[float, float, int], Times] = {}
         #: the discipline of the waiting best-effort leases: Haizea's queue with aggressive
         #: backfilling (``options.aggressive``), else the project's backfilling pass
-        self._queue: LeaseQueue = AggressiveQueue(self) if self._aggressive else BackfillQueue(self)
+        self._queue: LeaseQueue = (AggressiveQueue(self, self._waiting, self._owner, self._future, self._copies)
+                                   if self._aggressive else BackfillQueue(self, self._waiting))
 
     # ------------------------------------------------------------------ wiring
     def add_phase_listener(self, listener: PhaseListener) -> PhaseListener:
@@ -165,7 +167,7 @@ class LocalCloud:
         if rid in self.hard:
             self.hard.shorten(rid, end)
 
-    def _wake_at(self, t: float) -> None:
+    def wake_at(self, t: float) -> None:
         """A pass at ``t`` (one pending wake-up, the earliest asked for)."""
         if t < self._wake:
             if self._wake_event is not None:
@@ -267,14 +269,14 @@ class LocalCloud:
         now = self.dc.now
         job = p.job
         need = now + p.xfer + p.left + p.shutdown
-        free = self._free_now(now)
+        free = self.free_now(now)
         fits = [v for v, u in free.items() if u >= need]
         if len(fits) < job.procs:
             self.counters.immediate_rejected += 1
             self._reject(p, f"immediate lease needs {job.procs} VMs now for {p.xfer + p.left:g} s, "
                             f"{len(fits)} are free")
             return
-        self._start(p, tuple(fits[:job.procs]), FRESH, now, None)
+        self.start_on(p, tuple(fits[:job.procs]), FRESH, now, None)
 
     # ------------------------------------------------------------------ advance reservations
     def ar_choice(self, p: Plan, now: float) -> tuple[float, tuple[int, ...], list[Plan]] | str:
@@ -484,10 +486,10 @@ class LocalCloud:
             q.go = None
             self._phase(q, "cancelled", q.prep_start, now)
             self._drop_bookings(q)
-            self._requeue(q, now)
+            self.requeue(q, now)
             return
         cut = cut_before(a, q.save)
-        thr = self._threshold(q, False)
+        thr = self.threshold(q, False)
         vm_start = q.run_from if q.phase == RUNNING else q.vm_start
         doomed = q.phase == PLANNED and (vm_start >= a or cut < vm_start)
         if thr is not None and (a - vm_start < thr or cut < max(now, vm_start)):
@@ -510,10 +512,10 @@ class LocalCloud:
             q.started = False
             q.last_vms = ()
         else:
-            self._unplan(q, now)
-        self._requeue(q, now)
+            self.unplan(q, now)
+        self.requeue(q, now)
 
-    def _requeue(self, q: Plan, now: float) -> None:
+    def requeue(self, q: Plan, now: float) -> None:
         """``q`` waits in the queue again, ready now; with aggressive backfilling (Haizea's queue)
         behind every waiting lease submitted at the same time as it."""
         self._future.pop(q, None)
@@ -576,13 +578,13 @@ class LocalCloud:
             p.cut = self.dc.schedule_action(p.cut_at, self._suspend, p, PREEMPT)
 
     # ------------------------------------------------------------------ starting
-    def _start(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
+    def start_on(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
         """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration and
         its shutdown, or up to ``cut_at`` and a save) and start the preparation."""
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        self._book_run(p, vms, now, self._run_start(p, how, now), cut_at)
+        self._book_run(p, vms, now, self.run_start(p, how, now), cut_at)
         if cut_at is not None:
             p.cut = self.dc.schedule_action(cut_at, self._suspend, p, PREEMPT)
         if how == IN_PLACE:
@@ -654,7 +656,7 @@ class LocalCloud:
             self._unbook(p.save_res)
             p.save_res = None
         p.saved_at = self.dc.now
-        self._requeue(p, self.dc.now)
+        self.requeue(p, self.dc.now)
 
     # ------------------------------------------------------------------ datacenter events
     def finished(self, job: Job) -> Plan | None:
@@ -730,7 +732,7 @@ class LocalCloud:
         self._queue.look_again()
 
     # ------------------------------------------------------------------ planned leases (Haizea's queue plans them)
-    def _threshold(self, p: Plan, queued: bool) -> float | None:
+    def threshold(self, p: Plan, queued: bool) -> float | None:
         """Haizea's scheduling threshold ``T = (1 + factor) S``: ``S`` is the lease's whole-lease
         suspend estimate, plus its resume estimate if it is a suspended lease waiting in the
         queue (``queued``); ``None`` without ``threshold_factor``."""
@@ -741,7 +743,7 @@ class LocalCloud:
         return est * (1.0 + factor)
 
     @staticmethod
-    def _run_start(p: Plan, how: int, start: float) -> float:
+    def run_start(p: Plan, how: int, start: float) -> float:
         """When ``p``'s run begins if its preparation ``how`` begins at ``start``: after its image
         transfer (a new lease), its reload (a suspended one), after a migration if it moves. Added
         up in the order the preparation happens (``(start + migration) + reload``), as the
@@ -754,7 +756,7 @@ class LocalCloud:
             return start + p.reload
         return (start + p.mig) + p.reload
 
-    def _how(self, p: Plan, vms: tuple[int, ...]) -> int:
+    def how(self, p: Plan, vms: tuple[int, ...]) -> int:
         """How ``p`` begins on ``vms`` under aggressive backfilling: from scratch, resumed where it
         was, or moved (a migration before its reload, unless its state is copied ahead)."""
         if not p.started:
@@ -763,14 +765,14 @@ class LocalCloud:
             return MIGRATE
         return IN_PLACE
 
-    def _commit(self, p: Plan, now: float, s: float, vms: tuple[int, ...], cut: float | None,
+    def commit(self, p: Plan, now: float, s: float, vms: tuple[int, ...], cut: float | None,
                 future: bool) -> None:
         """Book ``p`` as Haizea's queue found it (:meth:`AggressiveQueue._asap`): from ``s`` on ``vms`` (its preparation, then its
         run and shutdown, or its run up to ``cut`` and its save), its state copied ahead if it
         moves (``copy_ahead``); begin now, or later (a planned lease)."""
         p.vms = vms
         p.begin_at = s
-        p.vm_start = self._run_start(p, self._how(p, vms), s)
+        p.vm_start = self.run_start(p, self.how(p, vms), s)
         self._book_run(p, vms, s, p.vm_start, cut, empty=False)
         if p.started and self.options.copy_ahead and vms != p.last_vms:
             self._plan_copies(p, now)
@@ -846,7 +848,7 @@ class LocalCloud:
                     self._phase(p, "copy", copy.start, now, copy.vms)
         p.copies = []
 
-    def _unplan(self, p: Plan, now: float) -> None:
+    def unplan(self, p: Plan, now: float) -> None:
         """Drop a planned lease's plan: its start, copies, bookings, its place among the future
         leases."""
         if p.go is not None:
@@ -866,7 +868,7 @@ class LocalCloud:
         costs are in their docstrings."""
         self._queue.schedule(now)
 
-    def _free_now(self, now: float, only: tuple[int, ...] | None = None) -> dict[int, float]:
+    def free_now(self, now: float, only: tuple[int, ...] | None = None) -> dict[int, float]:
         """The VMs (of ``only``) free now in the slot table and idle in the datacenter, with how
         long each stays free (:data:`~cloudsim_py.clouds.slottable.BIG`: for good; it compares
         like ``inf`` with every time a pass asks about, and scores like it in
