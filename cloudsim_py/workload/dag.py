@@ -60,6 +60,20 @@ NodeCost = Union[Mapping[Any, Any], Callable[[Any], Any]]
 EdgeCost = Union[Mapping[Any, Any], Callable[[Any, Any], Any]]
 
 
+#: successors (or predecessors) of each task, each with its edge's fields: networkx's own dicts
+Adjacency = Mapping[Task, Mapping[Task, Mapping[str, Any]]]
+
+
+def adjacency(graph: "nx.DiGraph") -> tuple[Adjacency, Adjacency]:
+    """``(successors, predecessors)`` of ``graph`` as the dicts of dicts networkx keeps them in,
+    in insertion order (that of ``graph.edges(data=True)``), read-only by contract. The public
+    views (``graph.succ``, ``graph.pred``) wrap the same dicts in a view per node, which the
+    checks, the order and the links of every DAG job would make for each task; networkx
+    documents the dict-of-dict-of-dict structure of a ``DiGraph`` (``_succ``, ``_pred``) for its
+    subclasses, and it has not changed since networkx 2.0. The one place that reads it. O(1)."""
+    return graph._succ, graph._pred  # type: ignore[attr-defined]
+
+
 def _valid_number(value: object, positive: bool) -> bool:
     """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float (no
     abstract-class check: every task's runtime and CPUs pass through here)."""
@@ -108,8 +122,8 @@ def _check_tasks(job_id: object, graph: nx.DiGraph) -> None:
 
 
 def _check_edges(job_id: object, graph: nx.DiGraph) -> None:
-    # the adjacency read directly: the order of graph.edges(data=True), without making its view
-    for u, out in graph._succ.items():  # type: ignore[attr-defined]
+    # the order of graph.edges(data=True), without making its view
+    for u, out in adjacency(graph)[0].items():
         for v, data in out.items():
             if not data:
                 continue
@@ -125,7 +139,7 @@ def _topological_order(job_id: object, graph: nx.DiGraph) -> tuple[Task, ...]:
     """The insertion order if it is topological (every edge goes forward: the usual case, and
     always for generated jobs), else Kahn's algorithm, first-in first-out from the tasks in
     insertion order. Deterministic either way. A cycle is a DAGError naming the job and the cycle."""
-    pred, succ = graph._pred, graph._succ  # type: ignore[attr-defined]  # the adjacency dicts, no views
+    succ, pred = adjacency(graph)
     position = {t: i for i, t in enumerate(pred)}
     if all(position[u] < position[v] for u, out in succ.items() for v in out):
         return tuple(position)

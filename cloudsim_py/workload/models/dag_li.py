@@ -149,7 +149,7 @@ class LiDagModel:
             # the tasks, then each one's fields into its attribute dict (the same graph as
             # add_nodes_from of (task, fields) pairs, which takes each through a caught TypeError)
             g.add_nodes_from(range(b - a))
-            fields = g._node  # type: ignore[attr-defined]
+            fields = g.nodes
             for i in range(b - a):
                 fields[i].update(type=types[a + i], cpus=cpus_l[a + i], image_mb=image_l[a + i],
                                  memory_mb=memory_l[a + i])
