@@ -12,6 +12,7 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from cloudsim_py.brokers.base import Broker
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.local import Plan
 from cloudsim_py.clouds.overheads import Overheads
@@ -58,15 +59,21 @@ def outcome(system) -> tuple:
     return ([[tuple(i) for i in rec.intervals] for rec in system.records],
             [tuple(o) for o in system.log.finished], system.log.rejected,
             [dc.log for dc in system.world.datacenters], system.summary(),
-            [b._gap for b in system.world.brokers])
+            [b._gap for b in system.world.brokers], system.world.sim.events_processed,
+            system.federation.messages)
 
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
-        latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12) -> tuple:
+        latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
+        plain_send: bool = False) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=True)
     for broker in system.world.brokers:
+        if plain_send:
+            # messages through Broker.send and handlers through on_message (the plain paths)
+            broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
+            broker._direct = {}
         if not alone:
             broker._alone = False
         if batch is not None:
@@ -102,6 +109,20 @@ def test_a_start_on_given_vms_gives_the_plain_paths_schedule():
             for clouds in (1, 2):
                 assert (run(seed, policy, params, clouds, latency=0.5)
                         == run(seed, policy, params, clouds, fast=False, latency=0.5)), (policy, params, seed)
+
+
+def test_messages_posted_directly_give_the_schedule_of_broker_send():
+    # DagScheduler._post (Simulation.send inlined) and receive's own handler look-up, against
+    # Broker.send and on_message: the same schedules, summaries (events, messages) and logs,
+    # with a fixed latency and a latency per pair of schedulers
+    def per_pair(a, b):
+        return 0.25 * (a.index + 1) + 0.5 * b.index
+
+    for policy, params in POLICIES:
+        for seed in range(3):
+            for latency in (0.0, 0.5, per_pair):
+                assert (run(seed, policy, params, 3, latency=latency)
+                        == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
