@@ -472,6 +472,8 @@ class DagScheduler(CloudScheduler):
     def join(self, federation: Federation, index: int) -> None:
         """Take part in ``federation`` as cloud ``index`` (called by the builder)."""
         self.federation = federation
+        #: the federation, for the handlers (which run only once joined: no check of it)
+        self._f = federation
         self.index = index
         self.use_cloud(federation.clouds[index], federation.overheads)
         #: the name every task description accepted here carries
@@ -521,21 +523,19 @@ class DagScheduler(CloudScheduler):
 
     def _not_before(self, order: TaskOrder) -> list[float]:
         """When the task's input can be on each cloud: each predecessor's finish plus its data's
-        transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud)."""
+        transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud). Each
+        cloud's time is the latest of the job's start and the arrivals, the same sums as a loop
+        per cloud over the predecessors, taken a predecessor at a time over every cloud (one
+        row of bandwidths read per predecessor, not one look-up per pair). O(preds x clouds)."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
-        bw = self._fed().bw
+        bw = self._f.bw
         preds = order.preds
-        if not preds:                   # an entry task: its job's start on every cloud
-            return [t0] * len(bw)
-        out = []
-        for cloud in range(len(bw)):
-            t = t0
-            for src, data in preds:
-                arrive = src.finish + (data / bw[src.cloud][cloud] if data else 0.0)
-                if arrive > t:
-                    t = arrive
-            out.append(t)
+        out = [t0] * len(bw)
+        for src, data in preds:         # (none: an entry task, its job's start on every cloud)
+            f = src.finish
+            arrive = [f + data / b for b in bw[src.cloud]] if data else [f + 0.0] * len(out)
+            out = [a if a > t else t for a, t in zip(arrive, out)]
         return out
 
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
@@ -685,7 +685,7 @@ class DagScheduler(CloudScheduler):
         same sums, the same pick), without the round's lists of lists, its messages' items and
         its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
         c = self.index
-        quote = self.local.quote            # quote_order, inlined
+        quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
         quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
         alpha = self.alpha
         raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
@@ -710,7 +710,7 @@ class DagScheduler(CloudScheduler):
         sim = self.dc.sim
         lat = sim.latency
         me = self
-        peers = self._fed().schedulers
+        peers = self._f.schedulers
         if not callable(lat):
             return [now if c == self.index else now + lat for c in range(len(peers))]
         return [now if c == self.index else now + lat(me, peer) for c, peer in enumerate(peers)]
@@ -772,7 +772,7 @@ class DagScheduler(CloudScheduler):
     def _decide(self, now: float) -> None:
         rnd = self._round
         assert rnd is not None
-        fed = self._fed()
+        fed = self._f
         if isinstance(rnd.orders, Snapshot):
             rnd.quotes[self.index] = self._quote_snapshot(rnd.orders)
             order, c, estimate, quote = self._decide_snapshot(now, rnd)
@@ -780,7 +780,7 @@ class DagScheduler(CloudScheduler):
             self._send(order, c, estimate, order.nb[c], quote)
             return
         i = self.index
-        ask = self.local.quote              # quote_order, inlined
+        ask = self.local._quotes.quote      # quote_order, inlined (LocalCloud.quote's own call)
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
@@ -814,7 +814,7 @@ class DagScheduler(CloudScheduler):
             if not ok:
                 self._rejected(order, reason)
         else:
-            fed = self._fed()
+            fed = self._f
             fed.messages += 1
             self._post(fed.schedulers[c], _new(Transfer, (order, nb, quote)))
 
@@ -906,9 +906,9 @@ class DagScheduler(CloudScheduler):
             starts: Any = self._quote_snapshot(items)
         else:
             i = self.index
-            quote = self.local.quote        # quote_order, inlined
+            quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
             starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
-        self._fed().messages += 1
+        self._f.messages += 1
         self._post(message.sender, _new(Quotes, (payload.round, starts)))
 
     def _on_quotes(self, message: Any) -> None:
@@ -924,7 +924,7 @@ class DagScheduler(CloudScheduler):
     def _on_transfer(self, message: Any) -> None:
         payload = message.payload
         ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
-        self._fed().messages += 1
+        self._f.messages += 1
         self._post(message.sender, _new(Answer, (payload.order, ok, reason)))
 
     def _on_answer(self, message: Any) -> None:
@@ -949,7 +949,7 @@ class DagScheduler(CloudScheduler):
         if desc.owner == self.index:
             self._task_done(order, now, self.index)
         else:
-            fed = self._fed()
+            fed = self._f
             fed.messages += 1
             self._post(fed.schedulers[desc.owner], _new(Done, (order, now, self.index)))
 
@@ -976,7 +976,7 @@ class DagScheduler(CloudScheduler):
             dag = run.dag
             ar = dag.mode is LeaseMode.AR
             start = dag.start if ar and dag.start is not None else dag.submit_time
-            self._fed().log.finished.append(DagOutcome(dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
+            self._f.log.finished.append(DagOutcome(dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
                                                        ar, start))
         self.dc.request_pass()
 

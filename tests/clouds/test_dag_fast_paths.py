@@ -362,3 +362,34 @@ def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
                 return {t: ([s.name for s in o.succ], [(p.name, d) for p, d in o.preds], o.pending)
                         for t, o in orders.items()}
             assert shape(got) == shape(want)
+
+
+def test_input_times_taken_a_predecessor_at_a_time_are_those_of_the_loop_per_cloud():
+    # DagScheduler._not_before against the loop per cloud over the predecessors it replaced
+    from types import SimpleNamespace
+
+    from cloudsim_py.brokers.dags import DagScheduler
+
+    def per_cloud(order, bw):
+        dag = order.run.dag
+        t0 = dag.start if dag.start is not None else dag.submit_time
+        out = []
+        for cloud in range(len(bw)):
+            t = t0
+            for src, data in order.preds:
+                arrive = src.finish + (data / bw[src.cloud][cloud] if data else 0.0)
+                if arrive > t:
+                    t = arrive
+            out.append(t)
+        return out
+
+    rng = random.Random(5)
+    for _ in range(500):
+        n = rng.randint(1, 5)
+        bw = [[float("inf") if a == b else rng.choice([1.0, 3.0, 8.0, 0.7]) for b in range(n)] for a in range(n)]
+        dag = SimpleNamespace(start=rng.choice([None, 2.5]), submit_time=rng.choice([0.0, 1.0, 10.0]))
+        preds = [(SimpleNamespace(finish=rng.choice([0.0, 1.0, 3.3, 12.0, 1e6 + 0.3]), cloud=rng.randrange(n)),
+                  rng.choice([0.0, 0.0, 1.0, 16.0, 200.0])) for _ in range(rng.randint(0, 4))]
+        order = SimpleNamespace(run=SimpleNamespace(dag=dag), preds=preds)
+        sched = SimpleNamespace(_f=SimpleNamespace(bw=bw))
+        assert DagScheduler._not_before(sched, order) == per_cloud(order, bw)
