@@ -504,6 +504,9 @@ class DagScheduler(CloudScheduler):
         #: the handlers :meth:`receive` calls itself (none if a subclass has its own on_message)
         self._direct = self._handlers if type(self).on_message is DagScheduler.on_message else {}
         self._sim = self.dc.sim
+        #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
+        #: a round of one task for it)
+        self._first_pick = type(self)._pick in _FIRST_PICKS
 
     def counters(self) -> Mapping[str, float]:
         out = dict(super().counters())
@@ -781,6 +784,9 @@ class DagScheduler(CloudScheduler):
             return
         i = self.index
         ask = self.local._quotes.quote      # quote_order, inlined (LocalCloud.quote's own call)
+        if len(rnd.orders) == 1 and self._first_pick and not callable(self._sim.latency):
+            self._decide_one(now, rnd, ask)
+            return
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
@@ -800,6 +806,36 @@ class DagScheduler(CloudScheduler):
         if efts[k][c] == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
         self._send(order, c, raw[k][c], rnd.not_before[c][k], rnd.quotes[c][k])
+
+    def _decide_one(self, now: float, rnd: _Round, ask: Any) -> None:
+        """:meth:`_decide` of a round of one task (every FDLS round; FDMMS's with one ready
+        task) with a fixed latency, for a policy whose pick is the first least estimate in tie
+        order (FDLS's and FDMMS's ``_pick``): the same quote, the same sums in the same order
+        (``max(quote, reach) + transfer + execution``, then the feedback term), the same cloud,
+        without the round's rows, the per-cloud reach list and the pick's call. O(clouds); a
+        test runs both ways."""
+        i = self.index
+        o = rnd.orders[0]
+        xfer, ex = o.xfer, o.exec
+        mine = ask(o.vms[i], xfer[i] + ex[i], rnd.not_before[i][0], o.ar)
+        quotes = rnd.quotes
+        alpha, gap = self.alpha, self._gap
+        later = now + self._sim.latency     # _reach: now here, now + the latency elsewhere
+        best = -1
+        best_e = best_r = best_q = INF
+        for c in self.tie_order:
+            if c == i:
+                q, reach = mine, now
+            else:
+                q, reach = quotes[c][0], later
+            r = (reach if reach > q else q) + xfer[c] + ex[c]     # max(q, reach), first kept on a tie
+            e = r + alpha * gap[c] if alpha else r
+            if best < 0 or e < best_e:
+                best, best_e, best_r, best_q = c, e, r, q
+        self._round = None
+        if best_e == INF:
+            raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
+        self._send(o, best, best_r, rnd.not_before[best][0], best_q)
 
     def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
         """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""
@@ -900,6 +936,8 @@ class DagScheduler(CloudScheduler):
             handler(message)
 
     def _on_check(self, message: Any) -> None:
+        """A task-checking request: this cloud's quotes, sent back. O(tasks) quotes (a round of
+        one task, every FDLS round, without the list made for many)."""
         payload = message.payload
         items = payload.items
         if isinstance(items, Snapshot):
@@ -907,7 +945,11 @@ class DagScheduler(CloudScheduler):
         else:
             i = self.index
             quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
-            starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
+            if len(items) == 1:
+                o, nb = items[0]
+                starts = (quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar),)
+            else:
+                starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
         self._f.messages += 1
         self._post(message.sender, _new(Quotes, (payload.round, starts)))
 
@@ -1106,6 +1148,10 @@ class FdmmsScheduler(DagScheduler):
                 if e < best[0]:
                     best = (e, k, c)
         return best[1], best[2]
+
+
+#: the picks that take a one-task round's first least estimate in tie order
+_FIRST_PICKS = (FdlsScheduler._pick, FdmmsScheduler._pick)
 
 
 def make_dag_scheduler(policy: str, params: Mapping[str, Any] | None = None) -> DagScheduler:

@@ -65,7 +65,7 @@ def outcome(system) -> tuple:
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
-        plain_send: bool = False) -> tuple:
+        plain_send: bool = False, one: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=True)
@@ -76,6 +76,8 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             broker._direct = {}
         if not alone:
             broker._alone = False
+        if not one:
+            broker._first_pick = False      # a one-task round through _decide's rows and _pick
         if batch is not None:
             broker.BATCH = batch            # FDMMS: rounds on arrays from this many ready tasks
         if not keep:
@@ -123,6 +125,16 @@ def test_messages_posted_directly_give_the_schedule_of_broker_send():
             for latency in (0.0, 0.5, per_pair):
                 assert (run(seed, policy, params, 3, latency=latency)
                         == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
+
+
+def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
+    # DagScheduler._decide_one against _decide's general path (FDLS's rounds, FDMMS's with one
+    # ready task), with and without feedback, on two and three clouds
+    for policy, params in POLICIES:
+        for seed in range(4):
+            for clouds, latency in ((2, 0.0), (3, 0.5)):
+                assert (run(seed, policy, params, clouds, latency=latency)
+                        == run(seed, policy, params, clouds, latency=latency, one=False)), (policy, params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
