@@ -170,15 +170,26 @@ def cpop_list(topo: Sequence[TaskOrder], w: Sequence[float], bandwidth: float | 
         if not bandwidth > 0:
             raise DAGError(f"job {topo[0].run.dag.id}: bandwidth {bandwidth!r} MB/s must be > 0")
         comm = {(p.rank, o.rank): d / bandwidth for o in topo for p, d in o.preds}
+    # the maxima taken in loops, the first of equal values kept as max() keeps it (a list
+    # comprehension per task was a function call each)
     up = [0.0] * n
     for o in reversed(topo):
         k = o.rank
-        tail = [(comm[k, s.rank] if comm else 0) + up[s.rank] for s in o.succ]
-        up[k] = w[k] + (max(tail) if tail else 0)
+        most: Any = None
+        for s in o.succ:
+            v = (comm[k, s.rank] if comm else 0) + up[s.rank]
+            if most is None or v > most:
+                most = v
+        up[k] = w[k] + (most if most is not None else 0)
     down = [0.0] * n
     for o in topo:
-        head = [down[p.rank] + w[p.rank] + (comm[p.rank, o.rank] if comm else 0) for p, _ in o.preds]
-        down[o.rank] = max(head) if head else 0
+        k = o.rank
+        most = None
+        for p, _ in o.preds:
+            v = down[p.rank] + w[p.rank] + (comm[p.rank, k] if comm else 0)
+            if most is None or v > most:
+                most = v
+        down[k] = most if most is not None else 0
     waiting = [len(o.preds) for o in topo]
     heap = [(-(up[k] + down[k]), k) for k in range(n) if not waiting[k]]
     heapify(heap)
@@ -529,16 +540,27 @@ class DagScheduler(CloudScheduler):
         transfer from the predecessor's cloud (Li et al. III-C; zero inside one cloud). Each
         cloud's time is the latest of the job's start and the arrivals, the same sums as a loop
         per cloud over the predecessors, taken a predecessor at a time over every cloud (one
-        row of bandwidths read per predecessor, not one look-up per pair). O(preds x clouds)."""
+        row of bandwidths read per predecessor, not one look-up per pair; plain loops: a list
+        comprehension is a function call of its own). O(preds x clouds): about 0.9 us for two
+        predecessors on four clouds, 1.2 before."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
         bw = self._f.bw
-        preds = order.preds
-        out = [t0] * len(bw)
-        for src, data in preds:         # (none: an entry task, its job's start on every cloud)
+        n = len(bw)
+        out = [t0] * n
+        for src, data in order.preds:   # (none: an entry task, its job's start on every cloud)
             f = src.finish
-            arrive = [f + data / b for b in bw[src.cloud]] if data else [f + 0.0] * len(out)
-            out = [a if a > t else t for a, t in zip(arrive, out)]
+            if data:
+                row = bw[src.cloud]
+                for c in range(n):
+                    a = f + data / row[c]
+                    if a > out[c]:
+                        out[c] = a
+            else:
+                a = f + 0.0
+                for c in range(n):
+                    if a > out[c]:
+                        out[c] = a
         return out
 
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
@@ -666,10 +688,14 @@ class DagScheduler(CloudScheduler):
             if isinstance(orders, Snapshot):
                 rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
                 items: list[Any] = [orders] * clouds
-            elif len(orders) == 1:          # FDLS: one task a round
+            elif len(orders) == 1:          # FDLS: one task a round (loops: no comprehension's call)
                 o = orders[0]
-                rnd = _Round(next(self._round_ids), orders, [[nb] for nb in o.nb], {}, clouds - 1)
-                items = [((o, nb),) for nb in o.nb]
+                nbs: list[list[float]] = []
+                items = []
+                for nb in o.nb:
+                    nbs.append([nb])
+                    items.append(((o, nb),))
+                rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
             else:
                 nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
                 rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)

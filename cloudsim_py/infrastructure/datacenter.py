@@ -491,7 +491,13 @@ class Datacenter:
             idle = self._idle[0]
             assert hosts is not None
             ids: list[int]
-            if len(hosts) == n and all(type(h) is int and h in idle for h in hosts) and len(set(hosts)) == n:
+            plain = len(hosts) == n
+            if plain:                   # every one an idle id (a loop: no generator's frame)
+                for h in hosts:
+                    if type(h) is not int or h not in idle:
+                        plain = False
+                        break
+            if plain and (n == 1 or len(set(hosts)) == n):
                 ids = cast("list[int]", list(hosts))    # distinct idle ids: what the check passes
             else:
                 given = [h if isinstance(h, Host) else self.hosts[h] for h in hosts]
