@@ -675,38 +675,48 @@ class DagScheduler(CloudScheduler):
         is waiting for answers."""
         if self._round is not None:          # most calls: a round is out, nothing to do
             return
+        orders = self._candidates()
+        if not orders:                      # and most others (a pass with nothing to decide)
+            return
         fed = self._fed()
         clouds = len(fed.clouds)
-        while self._round is None:
-            orders = self._candidates()
-            if not orders:
-                return
+        while True:
             self.rounds += 1
             if self._alone and type(orders) is list:
                 self._decide_alone(orders, now)     # no peer to ask: no round to wait for
-                continue
-            if isinstance(orders, Snapshot):
-                rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
-                items: list[Any] = [orders] * clouds
-            elif len(orders) == 1:          # FDLS: one task a round (loops: no comprehension's call)
-                o = orders[0]
-                nbs: list[list[float]] = []
-                items = []
-                for nb in o.nb:
-                    nbs.append([nb])
-                    items.append(((o, nb),))
-                rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
             else:
-                nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
-                rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
-                items = [tuple(zip(orders, nbs[c])) for c in range(clouds)]
-            self._round = rnd
-            for c, peer in enumerate(fed.schedulers):
-                if c != self.index:
-                    fed.messages += 1
-                    self._post(peer, _new(Check, (rnd.id, items[c])))
-            if rnd.waiting == 0:
-                self._decide(now)
+                self._start_round(fed, clouds, orders, now)
+            if self._round is not None:
+                return
+            orders = self._candidates()
+            if not orders:
+                return
+
+    def _start_round(self, fed: Federation, clouds: int, orders: Any, now: float) -> None:
+        """A round of task-checking requests about ``orders`` (a list, or FDMMS's
+        :class:`Snapshot`): a ``Check`` to every other cloud, decided at once if there is none."""
+        if isinstance(orders, Snapshot):
+            rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
+            items: list[Any] = [orders] * clouds
+        elif len(orders) == 1:          # FDLS: one task a round (loops: no comprehension's call)
+            o = orders[0]
+            nbs: list[list[float]] = []
+            items = []
+            for nb in o.nb:
+                nbs.append([nb])
+                items.append(((o, nb),))
+            rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
+        else:
+            nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
+            rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
+            items = [tuple(zip(orders, nbs[c])) for c in range(clouds)]
+        self._round = rnd
+        for c, peer in enumerate(fed.schedulers):
+            if c != self.index:
+                fed.messages += 1
+                self._post(peer, _new(Check, (rnd.id, items[c])))
+        if rnd.waiting == 0:
+            self._decide(now)
 
     def _decide_alone(self, orders: list[TaskOrder], now: float) -> None:
         """A list round of a system of one cloud (no peer to check with), decided at once: what

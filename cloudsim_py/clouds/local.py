@@ -54,7 +54,7 @@ the plans, the overheads, the datacenter's phases and the job entity; no policy,
 
 from __future__ import annotations
 
-from itertools import count
+from itertools import count, filterfalse
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -434,7 +434,8 @@ class LocalCloud:
         is of positions in it (``choice`` of the pool's size: the same positions, the same
         stream consumed, as ``choice`` of the pool itself, without the pool made an array),
         taken in ascending order. O(V) and the draw."""
-        pool = [v for v in range(self.n_vms) if v not in stuck] if stuck else range(self.n_vms)
+        # (the VMs not stuck in ascending order, filtered in C)
+        pool = list(filterfalse(stuck.__contains__, range(self.n_vms))) if stuck else range(self.n_vms)
         if len(pool) < n:
             return None
         rng = self.dc.sim.random["ar_vms"]
