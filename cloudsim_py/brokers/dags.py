@@ -585,7 +585,7 @@ class DagScheduler(CloudScheduler):
             return
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
-        nodes = dag.graph.nodes
+        nodes: Mapping[Hashable, Any] = dag.graph._node  # type: ignore[attr-defined]  # NodeView's own dict
         ar = dag.mode is LeaseMode.AR
         kinds = self._kinds
         images = self._images
@@ -622,7 +622,7 @@ class DagScheduler(CloudScheduler):
         lists); a type is kept only once all its times were found, so an error is raised at
         the same task as without the lists. O(tasks x clouds) the first time, O(tasks) after."""
         model = self._fed().model
-        nodes = dag.graph.nodes
+        nodes: Mapping[Hashable, Any] = dag.graph._node  # type: ignore[attr-defined]  # NodeView's own dict
         by_type = self._type_times
         by_runtime = model.use_runtime
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
@@ -725,18 +725,23 @@ class DagScheduler(CloudScheduler):
         its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
         c = self.index
         quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
-        quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
         alpha = self.alpha
+        if len(orders) == 1:                # (no list made for one task)
+            o = orders[0]
+            q = quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar)
+            r = max(q, now) + o.xfer[c] + o.exec[c]
+            e = r + alpha * self._gap[c] if alpha else r
+            if e == INF:
+                raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
+            self._send(o, c, r, o.nb[c], q)
+            return
+        quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
         raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
-        if len(orders) == 1:
-            k = 0
-            e = raws[0] + alpha * self._gap[c] if alpha else raws[0]
-        else:
-            g = self._gap[c]
-            efts = [[r + alpha * g] for r in raws] if alpha else [[r] for r in raws]
-            k, c2 = self._pick(orders, efts)
-            assert c2 == c
-            e = efts[k][0]
+        g = self._gap[c]
+        efts = [[r + alpha * g] for r in raws] if alpha else [[r] for r in raws]
+        k, c2 = self._pick(orders, efts)
+        assert c2 == c
+        e = efts[k][0]
         order = orders[k]
         if e == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
@@ -856,7 +861,7 @@ class DagScheduler(CloudScheduler):
         mine = ask(o.vms[i], xfer[i] + ex[i], rnd.not_before[i][0], o.ar)
         quotes = rnd.quotes
         alpha, gap = self.alpha, self._gap
-        later = now + self._sim.latency     # _reach: now here, now + the latency elsewhere
+        later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
         best = -1
         best_e = best_r = best_q = INF
         for c in self.tie_order:
