@@ -916,10 +916,12 @@ class DagScheduler(CloudScheduler):
             return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
         ar = order.ar
-        desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
-                       task=order.task, mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
-                       image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
-                       owner=run.owner, cloud=self._cloud_name, ref=order)
+        # TaskJob's fields in their order (id, submit_time, procs, runtime, job_id, task, mode,
+        # image_mb, memory_mb, ready_at, owner, cloud, start, row, ref): given by position, the
+        # keywords' parsing spared (about 0.5 us a task)
+        desc = TaskJob(order.id, now, n, order.exec[i], run.dag.id, order.task,
+                       LeaseMode.AR if ar else LeaseMode.BEST_EFFORT, order.image_mb, order.memory_mb,
+                       not_before, run.owner, self._cloud_name, None, -1, order)
         job = Job(desc)
         p = local._plan_task(job, desc)
         choice = None
@@ -1018,6 +1020,12 @@ class DagScheduler(CloudScheduler):
     def _on_done(self, message: Any) -> None:
         payload = message.payload
         self._task_done(payload.order, payload.finish, payload.cloud)
+
+    def on_submit(self, job: Job) -> None:
+        """:meth:`CloudScheduler.on_submit` without :meth:`LocalCloud.knows`'s call: a task this
+        scheduler accepted comes with its plan; anything else is admitted."""
+        if job not in self.local._plans:
+            self.local.admit(job)
 
     # ------------------------------------------------------------------ completions
     def on_finish(self, job: Job) -> None:

@@ -504,7 +504,11 @@ class Datacenter:
                 self._check_hosts(job, 0, given)
                 ids = [h.id for h in given]
             placed = self._occupy_one_tier(job, ids)
-            self._running_from(job, r, now, work)
+            job.state = RUNNING             # _running_from, inline
+            if job.first_start is None:
+                job.first_start = now
+            job.start_time = r.settled_at = now
+            r.remaining = work
             r.restoring = False
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)

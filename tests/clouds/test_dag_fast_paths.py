@@ -405,3 +405,10 @@ def test_input_times_taken_a_predecessor_at_a_time_are_those_of_the_loop_per_clo
         order = SimpleNamespace(run=SimpleNamespace(dag=dag), preds=preds)
         sched = SimpleNamespace(_f=SimpleNamespace(bw=bw))
         assert DagScheduler._not_before(sched, order) == per_cloud(order, bw)
+
+
+def test_a_task_description_given_by_position_has_the_fields_in_the_order_accept_gives_them():
+    # DagScheduler.accept makes its TaskJob by position: the fields must stay in this order
+    assert [a.name for a in attrs.fields(TaskJob)] == [
+        "id", "submit_time", "procs", "runtime", "job_id", "task", "mode", "image_mb", "memory_mb",
+        "ready_at", "owner", "cloud", "start", "row", "ref"]
