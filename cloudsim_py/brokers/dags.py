@@ -518,6 +518,8 @@ class DagScheduler(CloudScheduler):
         #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
         #: a round of one task for it)
         self._first_pick = type(self)._pick in _FIRST_PICKS
+        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` picks while it quotes)
+        self._min_min = type(self)._pick is FdmmsScheduler._pick
 
     def counters(self) -> Mapping[str, float]:
         out = dict(super().counters())
@@ -734,6 +736,23 @@ class DagScheduler(CloudScheduler):
             if e == INF:
                 raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
             self._send(o, c, r, o.nb[c], q)
+            return
+        if self._min_min:
+            # FDMMS's pick (the first least estimate) in the loop that quotes: the same quotes
+            # in the same order, the same sums, no lists (one Python step a task)
+            g = self._gap[c]
+            best = 0                        # (FdmmsScheduler._pick's start: INF at task 0)
+            best_e = best_r = best_q = INF
+            for k, o in enumerate(orders):
+                q = quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar)
+                r = max(q, now) + o.xfer[c] + o.exec[c]
+                e = r + alpha * g if alpha else r
+                if e < best_e:
+                    best, best_e, best_r, best_q = k, e, r, q
+            o = orders[best]
+            if best_e == INF:
+                raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
+            self._send(o, c, best_r, o.nb[c], best_q)
             return
         quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
         raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]

@@ -65,7 +65,7 @@ def outcome(system) -> tuple:
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
-        plain_send: bool = False, one: bool = True) -> tuple:
+        plain_send: bool = False, one: bool = True, fused: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=True)
@@ -76,6 +76,8 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             broker._direct = {}
         if not alone:
             broker._alone = False
+        if not fused:
+            broker._min_min = False         # a lone cloud's FDMMS round through its lists and _pick
         if not one:
             broker._first_pick = False      # a one-task round through _decide's rows and _pick
         if batch is not None:
@@ -135,6 +137,13 @@ def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
             for clouds, latency in ((2, 0.0), (3, 0.5)):
                 assert (run(seed, policy, params, clouds, latency=latency)
                         == run(seed, policy, params, clouds, latency=latency, one=False)), (policy, params, seed)
+
+
+def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
+    # DagScheduler._decide_alone's FDMMS loop against its lists and FdmmsScheduler._pick
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(8):
+            assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
