@@ -515,6 +515,8 @@ class DagScheduler(CloudScheduler):
         #: the handlers :meth:`receive` calls itself (none if a subclass has its own on_message)
         self._direct = self._handlers if type(self).on_message is DagScheduler.on_message else {}
         self._sim = self.dc.sim
+        #: a round's checks posted inline (:meth:`_start_round`; off: each through :meth:`_post`)
+        self._post_checks = True
         #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
         #: a round of one task for it)
         self._first_pick = type(self)._pick in _FIRST_PICKS
@@ -713,10 +715,21 @@ class DagScheduler(CloudScheduler):
             rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
             items = [tuple(zip(orders, nbs[c])) for c in range(clouds)]
         self._round = rnd
-        for c, peer in enumerate(fed.schedulers):
-            if c != self.index:
-                fed.messages += 1
-                self._post(peer, _new(Check, (rnd.id, items[c])))
+        sim = self._sim
+        lat = sim.latency
+        if self._post_checks and not callable(lat) and lat >= 0:
+            # _post of every Check, inline: one delay for all (the same events in the same order)
+            now, push, me = sim.now, sim.events.push, self.index
+            t = now + lat
+            for c, peer in enumerate(fed.schedulers):
+                if c != me:
+                    fed.messages += 1
+                    push(t, MESSAGE, peer.receive, _new(Message, (self, peer, _new(Check, (rnd.id, items[c])), now, lat)))
+        else:
+            for c, peer in enumerate(fed.schedulers):
+                if c != self.index:
+                    fed.messages += 1
+                    self._post(peer, _new(Check, (rnd.id, items[c])))
         if rnd.waiting == 0:
             self._decide(now)
 

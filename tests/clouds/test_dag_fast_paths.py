@@ -74,6 +74,7 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             # messages through Broker.send and handlers through on_message (the plain paths)
             broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
             broker._direct = {}
+            broker._post_checks = False
         if not alone:
             broker._alone = False
         if not fused:
