@@ -65,10 +65,11 @@ def outcome(system) -> tuple:
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
-        plain_send: bool = False, one: bool = True, fused: bool = True) -> tuple:
+        plain_send: bool = False, one: bool = True, fused: bool = True, grouped: bool = True,
+        check: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
-                              record=True, check=True)
+                              record=True, check=check)
     for broker in system.world.brokers:
         if plain_send:
             # messages through Broker.send and handlers through on_message (the plain paths)
@@ -90,6 +91,12 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
                 broker._kept_quotes = None  # every slot quoted again
                 return quote(snap)
             broker._quote_snapshot = fresh
+    hooks = system.world.sim._hooks
+    if clouds > 1:
+        assert any(type(h).__name__ == "_Passes" for h in hooks)
+    if not grouped:                     # every datacenter's pass a hook of its own, called every time
+        hooks[:] = [fn for h in hooks for fn in ([dc._end_of_timestamp for dc in h.dcs]
+                                                 if type(h).__name__ == "_Passes" else [h])]
     for dc in system.world.datacenters:
         assert dc._fast
         dc._fast = fast
@@ -145,6 +152,18 @@ def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
         for seed in range(8):
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
+
+
+def test_the_datacenters_passes_as_one_hook_give_the_schedule_of_one_hook_each():
+    # Datacenter._join_passes: the passes of the clouds' datacenters through one _Passes hook
+    # (an idle datacenter's pass not called) against a hook per datacenter
+    for policy, params in POLICIES:
+        for seed in range(3):
+            for clouds in (2, 3):
+                for check in (True, False):     # (without checks an idle datacenter's pass is skipped)
+                    assert (run(seed, policy, params, clouds, latency=0.5, check=check)
+                            == run(seed, policy, params, clouds, latency=0.5, grouped=False, check=check)), \
+                        (policy, params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
