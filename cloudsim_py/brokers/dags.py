@@ -676,7 +676,8 @@ class DagScheduler(CloudScheduler):
 
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round
-        is waiting for answers."""
+        is waiting for answers. O(1) when a round is out or the policy has no candidate (most
+        calls), else the rounds' cost (:meth:`_start_round`)."""
         if self._round is not None:          # most calls: a round is out, nothing to do
             return
         orders = self._candidates()
@@ -698,7 +699,9 @@ class DagScheduler(CloudScheduler):
 
     def _start_round(self, fed: Federation, clouds: int, orders: Any, now: float) -> None:
         """A round of task-checking requests about ``orders`` (a list, or FDMMS's
-        :class:`Snapshot`): a ``Check`` to every other cloud, decided at once if there is none."""
+        :class:`Snapshot`): a ``Check`` to every other cloud, decided at once if there is none.
+        O(clouds) for a list of one task (O(tasks x clouds) for more; O(clouds) for a snapshot,
+        which travels whole), plus one event per check."""
         if isinstance(orders, Snapshot):
             rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
             items: list[Any] = [orders] * clouds
@@ -977,7 +980,7 @@ class DagScheduler(CloudScheduler):
         """A message: handled, then a pass of this cloud, except for a task-checking request
         (``Check``), which only reads the slot table, and a transfer's acceptance (``Answer``
         saying yes), which changes nothing here: a pass after either would find nothing new
-        (Li et al.'s three checks per round were a third of all passes)."""
+        (Li et al.'s three checks per round were a third of all passes). O(1) plus the handler."""
         payload = message.payload
         kind = type(payload)
         if not (kind is Check or kind is Answer and payload.accepted):
@@ -1055,7 +1058,7 @@ class DagScheduler(CloudScheduler):
 
     def on_submit(self, job: Job) -> None:
         """:meth:`CloudScheduler.on_submit` without :meth:`LocalCloud.knows`'s call: a task this
-        scheduler accepted comes with its plan; anything else is admitted."""
+        scheduler accepted comes with its plan; anything else is admitted. O(1) for a task."""
         if job not in self.local._plans:
             self.local.admit(job)
 

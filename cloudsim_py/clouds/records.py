@@ -73,6 +73,7 @@ class LeaseRecords(DatacenterListener):
 
     # -- the datacenter's actions -----------------------------------------------------------------
     def on_start(self, job: Any) -> None:
+        """The run opens now on the job's VMs (read in C). O(VMs)."""
         self._open[job.id] = (self.dc.now, tuple(map(_ID, job.run.hosts)))
 
     def on_resume(self, job: Any) -> None:

@@ -67,6 +67,7 @@ class _Passes:
         self.dcs = dcs
 
     def __call__(self, now: float) -> None:
+        """O(datacenters) attribute reads, plus the passes of those with something to do."""
         for dc in self.dcs:
             if dc._dirty or dc.check:
                 dc._end_of_timestamp(now)
