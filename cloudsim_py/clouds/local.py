@@ -54,7 +54,7 @@ the plans, the overheads, the datacenter's phases and the job entity; no policy,
 
 from __future__ import annotations
 
-from itertools import count
+from itertools import count, filterfalse
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -434,7 +434,8 @@ class LocalCloud:
         is of positions in it (``choice`` of the pool's size: the same positions, the same
         stream consumed, as ``choice`` of the pool itself, without the pool made an array),
         taken in ascending order. O(V) and the draw."""
-        pool = [v for v in range(self.n_vms) if v not in stuck] if stuck else range(self.n_vms)
+        # (the VMs not stuck in ascending order, filtered in C)
+        pool = list(filterfalse(stuck.__contains__, range(self.n_vms))) if stuck else range(self.n_vms)
         if len(pool) < n:
             return None
         rng = self.dc.sim.random["ar_vms"]
@@ -580,11 +581,12 @@ class LocalCloud:
     # ------------------------------------------------------------------ starting
     def start_on(self, p: Plan, vms: tuple[int, ...], how: int, now: float, cut_at: float | None) -> None:
         """Book ``p`` on ``vms`` from now (preparation, then its remaining requested duration and
-        its shutdown, or up to ``cut_at`` and a save) and start the preparation."""
+        its shutdown, or up to ``cut_at`` and a save) and start the preparation. O(1) plus the
+        bookings (a fresh start's run begins after its transfer: :meth:`run_start`'s sum, inline)."""
         p.vms = vms
         p.prep_start = now
         p.prep_kind = how
-        self._book_run(p, vms, now, self.run_start(p, how, now), cut_at)
+        self._book_run(p, vms, now, now + p.xfer if how == FRESH else self.run_start(p, how, now), cut_at)
         if cut_at is not None:
             p.cut = self.dc.schedule_action(cut_at, self._suspend, p, PREEMPT)
         if how == IN_PLACE:
@@ -618,15 +620,19 @@ class LocalCloud:
         self.dc.resume(p.job, hosts=list(p.vms), migrate=p.prep_kind == MIGRATE, cost=p.reload)
 
     def _go(self, p: Plan) -> None:
-        """The preparation is over: start (after a transfer) or resume (after a migration)."""
+        """The preparation is over: start (after a transfer) or resume (after a migration). O(1)
+        plus the datacenter's start (the transfer told to the phase listeners as :meth:`_phase`
+        tells it, inline)."""
         now = self.dc.now
         p.go = None
         if p.prep_kind == FRESH:
-            self._phase(p, "transfer", p.prep_start, now)
+            job, start, vms = p.job, p.prep_start, p.vms
+            for listener in self.phase_listeners:
+                listener.on_phase(job, "transfer", start, now, vms)
             p.phase = RUNNING
             p.run_from = now
             p.started = True
-            self.dc.start(p.job, 0, hosts=p.vms)
+            self.dc.start(job, 0, vms)
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)
@@ -663,18 +669,21 @@ class LocalCloud:
         """``job`` finished in the datacenter: its bookings are released (a lease that ends
         before its requested duration frees its VMs now; one that ran its whole requested
         duration keeps them for its shutdown, Haizea). Returns its plan. With aggressive
-        backfilling an early end re-plans the future leases (Haizea 1.0)."""
+        backfilling an early end re-plans the future leases (Haizea 1.0). O(1) plus the
+        release of its bookings (the common case, no aggressive backfilling and no shutdown,
+        reads neither the clock nor the planned end)."""
         p = self._plans.pop(job, None)
         if p is None:
             return None
-        now = self.dc.now
-        self._future.pop(p, None)
+        if self._future:
+            self._future.pop(p, None)
         if not (self._aggressive or p.shutdown > 0):
             # the common case, decided without the planned end (only the two branches below
             # read it): its bookings go now
             self._drop_bookings(p)
             p.phase = DONE
             return p
+        now = self.dc.now
         planned = self._planned_end(p)
         early = now < planned - EPS
         if early and self._aggressive:

@@ -12,6 +12,7 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from cloudsim_py.brokers.base import Broker
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.local import Plan
 from cloudsim_py.clouds.overheads import Overheads
@@ -58,17 +59,29 @@ def outcome(system) -> tuple:
     return ([[tuple(i) for i in rec.intervals] for rec in system.records],
             [tuple(o) for o in system.log.finished], system.log.rejected,
             [dc.log for dc in system.world.datacenters], system.summary(),
-            [b._gap for b in system.world.brokers])
+            [b._gap for b in system.world.brokers], system.world.sim.events_processed,
+            system.federation.messages)
 
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
-        latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12) -> tuple:
+        latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
+        plain_send: bool = False, one: bool = True, fused: bool = True, grouped: bool = True,
+        check: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
-                              record=True, check=True)
+                              record=True, check=check)
     for broker in system.world.brokers:
+        if plain_send:
+            # messages through Broker.send and handlers through on_message (the plain paths)
+            broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
+            broker._direct = {}
+            broker._post_checks = False
         if not alone:
             broker._alone = False
+        if not fused:
+            broker._min_min = False         # a lone cloud's FDMMS round through its lists and _pick
+        if not one:
+            broker._first_pick = False      # a one-task round through _decide's rows and _pick
         if batch is not None:
             broker.BATCH = batch            # FDMMS: rounds on arrays from this many ready tasks
         if not keep:
@@ -78,6 +91,12 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
                 broker._kept_quotes = None  # every slot quoted again
                 return quote(snap)
             broker._quote_snapshot = fresh
+    hooks = system.world.sim._hooks
+    if clouds > 1:
+        assert any(type(h).__name__ == "_Passes" for h in hooks)
+    if not grouped:                     # every datacenter's pass a hook of its own, called every time
+        hooks[:] = [fn for h in hooks for fn in ([dc._end_of_timestamp for dc in h.dcs]
+                                                 if type(h).__name__ == "_Passes" else [h])]
     for dc in system.world.datacenters:
         assert dc._fast
         dc._fast = fast
@@ -102,6 +121,49 @@ def test_a_start_on_given_vms_gives_the_plain_paths_schedule():
             for clouds in (1, 2):
                 assert (run(seed, policy, params, clouds, latency=0.5)
                         == run(seed, policy, params, clouds, fast=False, latency=0.5)), (policy, params, seed)
+
+
+def test_messages_posted_directly_give_the_schedule_of_broker_send():
+    # DagScheduler._post (Simulation.send inlined) and receive's own handler look-up, against
+    # Broker.send and on_message: the same schedules, summaries (events, messages) and logs,
+    # with a fixed latency and a latency per pair of schedulers
+    def per_pair(a, b):
+        return 0.25 * (a.index + 1) + 0.5 * b.index
+
+    for policy, params in POLICIES:
+        for seed in range(3):
+            for latency in (0.0, 0.5, per_pair):
+                assert (run(seed, policy, params, 3, latency=latency)
+                        == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
+
+
+def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
+    # DagScheduler._decide_one against _decide's general path (FDLS's rounds, FDMMS's with one
+    # ready task), with and without feedback, on two and three clouds
+    for policy, params in POLICIES:
+        for seed in range(4):
+            for clouds, latency in ((2, 0.0), (3, 0.5)):
+                assert (run(seed, policy, params, clouds, latency=latency)
+                        == run(seed, policy, params, clouds, latency=latency, one=False)), (policy, params, seed)
+
+
+def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
+    # DagScheduler._decide_alone's FDMMS loop against its lists and FdmmsScheduler._pick
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(8):
+            assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
+
+
+def test_the_datacenters_passes_as_one_hook_give_the_schedule_of_one_hook_each():
+    # Datacenter._join_passes: the passes of the clouds' datacenters through one _Passes hook
+    # (an idle datacenter's pass not called) against a hook per datacenter
+    for policy, params in POLICIES:
+        for seed in range(3):
+            for clouds in (2, 3):
+                for check in (True, False):     # (without checks an idle datacenter's pass is skipped)
+                    assert (run(seed, policy, params, clouds, latency=0.5, check=check)
+                            == run(seed, policy, params, clouds, latency=0.5, grouped=False, check=check)), \
+                        (policy, params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
@@ -341,3 +403,41 @@ def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
                 return {t: ([s.name for s in o.succ], [(p.name, d) for p, d in o.preds], o.pending)
                         for t, o in orders.items()}
             assert shape(got) == shape(want)
+
+
+def test_input_times_taken_a_predecessor_at_a_time_are_those_of_the_loop_per_cloud():
+    # DagScheduler._not_before against the loop per cloud over the predecessors it replaced
+    from types import SimpleNamespace
+
+    from cloudsim_py.brokers.dags import DagScheduler
+
+    def per_cloud(order, bw):
+        dag = order.run.dag
+        t0 = dag.start if dag.start is not None else dag.submit_time
+        out = []
+        for cloud in range(len(bw)):
+            t = t0
+            for src, data in order.preds:
+                arrive = src.finish + (data / bw[src.cloud][cloud] if data else 0.0)
+                if arrive > t:
+                    t = arrive
+            out.append(t)
+        return out
+
+    rng = random.Random(5)
+    for _ in range(500):
+        n = rng.randint(1, 5)
+        bw = [[float("inf") if a == b else rng.choice([1.0, 3.0, 8.0, 0.7]) for b in range(n)] for a in range(n)]
+        dag = SimpleNamespace(start=rng.choice([None, 2.5]), submit_time=rng.choice([0.0, 1.0, 10.0]))
+        preds = [(SimpleNamespace(finish=rng.choice([0.0, 1.0, 3.3, 12.0, 1e6 + 0.3]), cloud=rng.randrange(n)),
+                  rng.choice([0.0, 0.0, 1.0, 16.0, 200.0])) for _ in range(rng.randint(0, 4))]
+        order = SimpleNamespace(run=SimpleNamespace(dag=dag), preds=preds)
+        sched = SimpleNamespace(_f=SimpleNamespace(bw=bw))
+        assert DagScheduler._not_before(sched, order) == per_cloud(order, bw)
+
+
+def test_a_task_description_given_by_position_has_the_fields_in_the_order_accept_gives_them():
+    # DagScheduler.accept makes its TaskJob by position: the fields must stay in this order
+    assert [a.name for a in attrs.fields(TaskJob)] == [
+        "id", "submit_time", "procs", "runtime", "job_id", "task", "mode", "image_mb", "memory_mb",
+        "ready_at", "owner", "cloud", "start", "row", "ref"]
