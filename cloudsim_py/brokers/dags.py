@@ -58,7 +58,6 @@ from ..clouds.cloud import CloudSpec
 from ..clouds.lease_plan import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
-from ..engine.events import Message
 from ..errors import DAGError, PlatformError, PolicyError
 from ..infrastructure.phases import MESSAGE
 from ..logs import logger
@@ -70,10 +69,6 @@ from .base import register_broker
 from .leases import CloudScheduler
 
 log = logger(__name__)
-
-#: a message or a payload made from its fields with no Python-level ``__new__`` (a NamedTuple's
-#: own is one call more per message: about 0.3 us)
-_new = tuple.__new__
 
 INF = math.inf
 NAN = math.nan
@@ -515,8 +510,6 @@ class DagScheduler(CloudScheduler):
         #: the handlers :meth:`receive` calls itself (none if a subclass has its own on_message)
         self._direct = self._handlers if type(self).on_message is DagScheduler.on_message else {}
         self._sim = self.dc.sim
-        #: a round's checks posted inline (:meth:`_start_round`; off: each through :meth:`_post`)
-        self._post_checks = True
         #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
         #: a round of one task for it)
         self._first_pick = type(self)._pick in _FIRST_PICKS
@@ -589,7 +582,7 @@ class DagScheduler(CloudScheduler):
             return
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
-        nodes: Mapping[Hashable, Any] = dag.graph._node  # type: ignore[attr-defined]  # NodeView's own dict
+        nodes = dag.graph.nodes
         ar = dag.mode is LeaseMode.AR
         kinds = self._kinds
         images = self._images
@@ -626,7 +619,7 @@ class DagScheduler(CloudScheduler):
         lists); a type is kept only once all its times were found, so an error is raised at
         the same task as without the lists. O(tasks x clouds) the first time, O(tasks) after."""
         model = self._fed().model
-        nodes: Mapping[Hashable, Any] = dag.graph._node  # type: ignore[attr-defined]  # NodeView's own dict
+        nodes = dag.graph.nodes
         by_type = self._type_times
         by_runtime = model.use_runtime
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
@@ -718,21 +711,10 @@ class DagScheduler(CloudScheduler):
             rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
             items = [tuple(zip(orders, nbs[c])) for c in range(clouds)]
         self._round = rnd
-        sim = self._sim
-        lat = sim.latency
-        if self._post_checks and not callable(lat) and lat >= 0:
-            # _post of every Check, inline: one delay for all (the same events in the same order)
-            now, push, me = sim.now, sim.events.push, self.index
-            t = now + lat
-            for c, peer in enumerate(fed.schedulers):
-                if c != me:
-                    fed.messages += 1
-                    push(t, MESSAGE, peer.receive, _new(Message, (self, peer, _new(Check, (rnd.id, items[c])), now, lat)))
-        else:
-            for c, peer in enumerate(fed.schedulers):
-                if c != self.index:
-                    fed.messages += 1
-                    self._post(peer, _new(Check, (rnd.id, items[c])))
+        for c, peer in enumerate(fed.schedulers):
+            if c != self.index:
+                fed.messages += 1
+                self._post(peer, Check(rnd.id, items[c]))
         if rnd.waiting == 0:
             self._decide(now)
 
@@ -742,7 +724,7 @@ class DagScheduler(CloudScheduler):
         same sums, the same pick), without the round's lists of lists, its messages' items and
         its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
         c = self.index
-        quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
+        quote = self.local.quote            # quote_order, inlined
         alpha = self.alpha
         if len(orders) == 1:                # (no list made for one task)
             o = orders[0]
@@ -859,7 +841,7 @@ class DagScheduler(CloudScheduler):
             self._send(order, c, estimate, order.nb[c], quote)
             return
         i = self.index
-        ask = self.local._quotes.quote      # quote_order, inlined (LocalCloud.quote's own call)
+        ask = self.local.quote              # quote_order, inlined
         if len(rnd.orders) == 1 and self._first_pick and not callable(self._sim.latency):
             self._decide_one(now, rnd, ask)
             return
@@ -928,7 +910,7 @@ class DagScheduler(CloudScheduler):
         else:
             fed = self._f
             fed.messages += 1
-            self._post(fed.schedulers[c], _new(Transfer, (order, nb, quote)))
+            self._post(fed.schedulers[c], Transfer(order, nb, quote))
 
     def _rejected(self, order: TaskOrder, reason: str) -> None:
         order.rejections += 1
@@ -940,7 +922,7 @@ class DagScheduler(CloudScheduler):
     def accept(self, order: TaskOrder, not_before: float, quote: float) -> tuple[bool, str]:
         """A task sent here: queue it (best-effort) or reserve it (AR), or say why not; an
         accepted task is submitted to the datacenter once, with its plan. The description is
-        a :class:`TaskJob`, so its plan is read field by field (:meth:`LocalCloud._plan_task`,
+        a :class:`TaskJob`, so its plan is read field by field (:meth:`LocalCloud.plan_task`,
         what :meth:`LocalCloud.plan` picks for it). O(1) plus the AR choice and the local pass."""
         now = self._sim.now
         i = self.index
@@ -951,14 +933,12 @@ class DagScheduler(CloudScheduler):
             return False, f"needs {n} VMs, the cloud has {local.n_vms}"
         run = order.run
         ar = order.ar
-        # TaskJob's fields in their order (id, submit_time, procs, runtime, job_id, task, mode,
-        # image_mb, memory_mb, ready_at, owner, cloud, start, row, ref): given by position, the
-        # keywords' parsing spared (about 0.5 us a task)
-        desc = TaskJob(order.id, now, n, order.exec[i], run.dag.id, order.task,
-                       LeaseMode.AR if ar else LeaseMode.BEST_EFFORT, order.image_mb, order.memory_mb,
-                       not_before, run.owner, self._cloud_name, None, -1, order)
+        desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
+                       task=order.task, mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
+                       image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
+                       owner=run.owner, cloud=self._cloud_name, ref=order)
         job = Job(desc)
-        p = local._plan_task(job, desc)
+        p = local.plan_task(job, desc)
         choice = None
         if ar:
             choice = local.ar_choice(p, now)
@@ -992,19 +972,10 @@ class DagScheduler(CloudScheduler):
             handler(message)
 
     def _post(self, dest: Any, payload: Any) -> Any:
-        """:meth:`Broker.send` of a protocol message with the simulation's latency, inlined: the
-        same delay (``latency(sender, dest)`` if callable) and check, the same
-        :class:`~cloudsim_py.engine.Message` and event (time, ``MESSAGE`` phase, next sequence
-        number), without the two calls and the keyword arguments between (about 1 us of the
-        2.5 a message cost; eight messages a task on Li's four clouds). A test compares it
-        with :meth:`Broker.send`."""
-        sim = self._sim
-        lat = sim.latency
-        delay = lat(self, dest) if callable(lat) else lat
-        if not delay >= 0:
-            raise ValueError(f"t={sim.now}: message delay must be >= 0, got {delay}")
-        now = sim.now
-        return sim.events.push(now + delay, MESSAGE, dest.receive, _new(Message, (self, dest, payload, now, delay)))
+        """:meth:`Broker.send` of a protocol message with the simulation's latency: straight to
+        the engine's :meth:`~cloudsim_py.engine.Simulation.send` (one call less per message;
+        eight messages a task on Li's four clouds)."""
+        return self._sim.send(dest, payload, None, sender=self, phase=MESSAGE)
 
     def on_message(self, message: Any) -> None:
         handler = self._handlers.get(type(message.payload))
@@ -1022,14 +993,14 @@ class DagScheduler(CloudScheduler):
             starts: Any = self._quote_snapshot(items)
         else:
             i = self.index
-            quote = self.local._quotes.quote    # quote_order, inlined (LocalCloud.quote's own call)
+            quote = self.local.quote            # quote_order, inlined
             if len(items) == 1:
                 o, nb = items[0]
                 starts = (quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar),)
             else:
                 starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
         self._f.messages += 1
-        self._post(message.sender, _new(Quotes, (payload.round, starts)))
+        self._post(message.sender, Quotes(payload.round, starts))
 
     def _on_quotes(self, message: Any) -> None:
         payload = message.payload
@@ -1045,7 +1016,7 @@ class DagScheduler(CloudScheduler):
         payload = message.payload
         ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
         self._f.messages += 1
-        self._post(message.sender, _new(Answer, (payload.order, ok, reason)))
+        self._post(message.sender, Answer(payload.order, ok, reason))
 
     def _on_answer(self, message: Any) -> None:
         payload = message.payload
@@ -1077,7 +1048,7 @@ class DagScheduler(CloudScheduler):
         else:
             fed = self._f
             fed.messages += 1
-            self._post(fed.schedulers[desc.owner], _new(Done, (order, now, self.index)))
+            self._post(fed.schedulers[desc.owner], Done(order, now, self.index))
 
     def _task_done(self, order: TaskOrder, finish: float, cloud: int) -> None:
         """Li et al. IV-D: record the gap between the actual and the estimated finish on

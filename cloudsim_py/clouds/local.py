@@ -193,7 +193,7 @@ class LocalCloud:
         test compares the two on random tasks)."""
         desc: Any = job.desc
         if type(desc) is TaskJob and ready_at is None:
-            return self._plan_task(job, desc)
+            return self.plan_task(job, desc)
         return self._plan_probed(job, ready_at)
 
     def _plan_probed(self, job: Job, ready_at: float | None = None) -> Plan:
@@ -207,7 +207,7 @@ class LocalCloud:
                               desc.submit_time, hard, float(desc.runtime_estimate), nb, mode,
                               getattr(desc, "start", None), float(getattr(desc, "carved", 0.0)))
 
-    def _plan_task(self, job: Job, desc: TaskJob) -> Plan:
+    def plan_task(self, job: Job, desc: TaskJob) -> Plan:
         """:meth:`plan` of a DAG task: its mode, image and memory are fields (no probing), it is
         preemptible exactly when best-effort, its runtime is its estimate, it has no carved
         shutdown. O(1)."""
@@ -621,18 +621,15 @@ class LocalCloud:
 
     def _go(self, p: Plan) -> None:
         """The preparation is over: start (after a transfer) or resume (after a migration). O(1)
-        plus the datacenter's start (the transfer told to the phase listeners as :meth:`_phase`
-        tells it, inline)."""
+        plus the datacenter's start."""
         now = self.dc.now
         p.go = None
         if p.prep_kind == FRESH:
-            job, start, vms = p.job, p.prep_start, p.vms
-            for listener in self.phase_listeners:
-                listener.on_phase(job, "transfer", start, now, vms)
+            self._phase(p, "transfer", p.prep_start, now)
             p.phase = RUNNING
             p.run_from = now
             p.started = True
-            self.dc.start(job, 0, vms)
+            self.dc.start(p.job, 0, p.vms)
         else:
             self._phase(p, "migrate", p.prep_start, now)
             self._resume(p, now)

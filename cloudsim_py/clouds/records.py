@@ -27,9 +27,6 @@ from typing import Any, NamedTuple
 
 from ..infrastructure.listener import DatacenterListener
 
-#: an interval made from its fields with no Python-level ``__new__`` (a NamedTuple's own is one
-#: call more: about 0.3 us an interval)
-_new = tuple.__new__
 #: a host's id (the VMs of a run, read in C)
 _ID = attrgetter("id")
 
@@ -69,7 +66,7 @@ class LeaseRecords(DatacenterListener):
             if end > start:
                 self._reload_at[job.id] = len(self.intervals)
         if end > start:
-            self.intervals.append(_new(Interval, (job.id, kind, start, end, vms)))
+            self.intervals.append(Interval(job.id, kind, start, end, vms))
 
     # -- the datacenter's actions -----------------------------------------------------------------
     def on_start(self, job: Any) -> None:
@@ -87,7 +84,7 @@ class LeaseRecords(DatacenterListener):
         if k is not None and self.intervals[k].end > now:      # stopped while reloading
             self.intervals[k] = self.intervals[k]._replace(end=now)
         if now > start:
-            self.intervals.append(_new(Interval, (job.id, kind, start, now, vms)))
+            self.intervals.append(Interval(job.id, kind, start, now, vms))
 
     def on_kill(self, job: Any) -> None:
         """A killed job's work is thrown away, all of it (it starts over): its runs so far

@@ -55,24 +55,6 @@ def policy_failure(broker: Any, where: str, now: float, exc: Exception, shown: i
                          f"  queue ({size} jobs): {listed or '(empty)'}{more}", name, now, head)
 
 
-class _Passes:
-    """The end-of-timestamp passes of datacenters registered one after another in one
-    simulation, as one hook: each one's :meth:`Datacenter._end_of_timestamp` in their order,
-    called when it is marked for a pass or checks its invariants (otherwise the pass does
-    nothing). Li's four clouds: about 170,000 of 212,000 calls per 1,000 jobs spared."""
-
-    __slots__ = ("dcs",)
-
-    def __init__(self, dcs: list["Datacenter"]) -> None:
-        self.dcs = dcs
-
-    def __call__(self, now: float) -> None:
-        """O(datacenters) attribute reads, plus the passes of those with something to do."""
-        for dc in self.dcs:
-            if dc._dirty or dc.check:
-                dc._end_of_timestamp(now)
-
-
 class Datacenter:
     """Hosts with ``tiers`` prioritized VM tier slots each (tier 0 highest), in a simulation.
 
@@ -191,25 +173,8 @@ class Datacenter:
         if record:
             self.recorder = ScheduleRecorder(self)
             self.subscribe(self.recorder)
-        self._join_passes(sim)
+        sim.after_timestamp(self._end_of_timestamp)
         sim.on_resume(self._end_of_timestamp)   # actions a program took between two runs
-
-    def _join_passes(self, sim: Simulation) -> None:
-        """Register the end-of-timestamp pass (:meth:`_end_of_timestamp`). Datacenters of one
-        simulation registered one after another share one hook (:class:`_Passes`, made when
-        the second joins the first), which calls each one's pass only when it has something to
-        do: the same passes in the same order (each hook's place among the others kept), one
-        Python call less per idle datacenter per timestamp. A lone datacenter, or one whose
-        class has a pass of its own, registers its bound pass as before. O(1)."""
-        hooks = sim._hooks
-        last = hooks[-1] if hooks else None
-        plain = type(self)._end_of_timestamp is Datacenter._end_of_timestamp
-        if plain and type(last) is _Passes:
-            last.dcs.append(self)
-        elif plain and getattr(last, "__func__", None) is Datacenter._end_of_timestamp:
-            hooks[-1] = _Passes([last.__self__, self])      # type: ignore[union-attr]
-        else:
-            sim.after_timestamp(self._end_of_timestamp)
 
     # ------------------------------------------------------------------ wiring
     def attach(self, broker: Any) -> Any:
@@ -539,11 +504,7 @@ class Datacenter:
                 self._check_hosts(job, 0, given)
                 ids = [h.id for h in given]
             placed = self._occupy_one_tier(job, ids)
-            job.state = RUNNING             # _running_from, inline
-            if job.first_start is None:
-                job.first_start = now
-            job.start_time = r.settled_at = now
-            r.remaining = work
+            self._running_from(job, r, now, work)
             r.restoring = False
             r.speed = 1.0
             r.finish_event = self._push(now + work, RELEASE, self._done, job)

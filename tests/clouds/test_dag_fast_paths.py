@@ -65,8 +65,7 @@ def outcome(system) -> tuple:
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
-        plain_send: bool = False, one: bool = True, fused: bool = True, grouped: bool = True,
-        check: bool = True) -> tuple:
+        plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
@@ -75,7 +74,6 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             # messages through Broker.send and handlers through on_message (the plain paths)
             broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
             broker._direct = {}
-            broker._post_checks = False
         if not alone:
             broker._alone = False
         if not fused:
@@ -91,12 +89,6 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
                 broker._kept_quotes = None  # every slot quoted again
                 return quote(snap)
             broker._quote_snapshot = fresh
-    hooks = system.world.sim._hooks
-    if clouds > 1:
-        assert any(type(h).__name__ == "_Passes" for h in hooks)
-    if not grouped:                     # every datacenter's pass a hook of its own, called every time
-        hooks[:] = [fn for h in hooks for fn in ([dc._end_of_timestamp for dc in h.dcs]
-                                                 if type(h).__name__ == "_Passes" else [h])]
     for dc in system.world.datacenters:
         assert dc._fast
         dc._fast = fast
@@ -124,7 +116,7 @@ def test_a_start_on_given_vms_gives_the_plain_paths_schedule():
 
 
 def test_messages_posted_directly_give_the_schedule_of_broker_send():
-    # DagScheduler._post (Simulation.send inlined) and receive's own handler look-up, against
+    # DagScheduler._post (straight to Simulation.send) and receive's own handler look-up, against
     # Broker.send and on_message: the same schedules, summaries (events, messages) and logs,
     # with a fixed latency and a latency per pair of schedulers
     def per_pair(a, b):
@@ -152,18 +144,6 @@ def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
         for seed in range(8):
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
-
-
-def test_the_datacenters_passes_as_one_hook_give_the_schedule_of_one_hook_each():
-    # Datacenter._join_passes: the passes of the clouds' datacenters through one _Passes hook
-    # (an idle datacenter's pass not called) against a hook per datacenter
-    for policy, params in POLICIES:
-        for seed in range(3):
-            for clouds in (2, 3):
-                for check in (True, False):     # (without checks an idle datacenter's pass is skipped)
-                    assert (run(seed, policy, params, clouds, latency=0.5, check=check)
-                            == run(seed, policy, params, clouds, latency=0.5, grouped=False, check=check)), \
-                        (policy, params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
@@ -434,10 +414,3 @@ def test_input_times_taken_a_predecessor_at_a_time_are_those_of_the_loop_per_clo
         order = SimpleNamespace(run=SimpleNamespace(dag=dag), preds=preds)
         sched = SimpleNamespace(_f=SimpleNamespace(bw=bw))
         assert DagScheduler._not_before(sched, order) == per_cloud(order, bw)
-
-
-def test_a_task_description_given_by_position_has_the_fields_in_the_order_accept_gives_them():
-    # DagScheduler.accept makes its TaskJob by position: the fields must stay in this order
-    assert [a.name for a in attrs.fields(TaskJob)] == [
-        "id", "submit_time", "procs", "runtime", "job_id", "task", "mode", "image_mb", "memory_mb",
-        "ready_at", "owner", "cloud", "start", "row", "ref"]
