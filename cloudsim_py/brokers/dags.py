@@ -61,7 +61,7 @@ from ..clouds.overheads import Overheads
 from ..errors import DAGError, PlatformError, PolicyError
 from ..infrastructure.phases import MESSAGE
 from ..logs import logger
-from ..workload.dag import DagJob
+from ..workload.dag import DagJob, adjacency
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job
 from ..workload.lease import LeaseMode
@@ -139,7 +139,7 @@ def link_orders(dag: DagJob, orders: Mapping[Hashable, TaskOrder]) -> None:
     """The job's edges as links between its task orders: each child's parents with the data
     each sends, each parent's children, each child's count of parents not done. O(E): the
     graph's adjacency read directly, in the order of ``graph.edges(data=True)`` (no view made)."""
-    succ: Mapping[Hashable, Mapping[Hashable, Mapping[str, Any]]] = dag.graph._succ  # type: ignore[attr-defined]
+    succ = adjacency(dag.graph)[0]
     for parent, children in succ.items():
         if not children:
             continue
