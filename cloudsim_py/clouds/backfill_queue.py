@@ -174,13 +174,16 @@ class BackfillQueue:
         :meth:`_hold`). A lease wider than the free VMs cannot start, and the free VMs only
         become fewer during the walk: those leases are left out at once (one C-level
         comprehension instead of a step each; a lease not ready is kept for its wake-up).
-        O(W) for ``W`` leases behind the head, O(log V) per lease checked (:meth:`_fit`)."""
+        O(W) for ``W`` leases behind the head, O(1) per lease never started that cannot fit (its
+        ``n``-th longest free time, read from ``ends``, ends before its run: the test of
+        :meth:`_fit`, without the call), O(log V) per other lease checked (:meth:`_fit`)."""
         width = len(ends)
         for p in [p for p in plans if p.job.procs <= width or p.ready_at > now]:
             if p.ready_at > now:
                 self.cloud.wake_at(p.ready_at)
                 continue
-            if p.job.procs > len(ends):
+            n = len(ends) - p.job.procs
+            if n < 0 or (not p.started and ends[n] < now + p.xfer + p.left + p.shutdown):
                 continue
             fit = self._fit(p, now, free, ends)
             if fit is not None and not held:

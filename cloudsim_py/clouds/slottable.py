@@ -773,7 +773,8 @@ class SlotTable:
 
         O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
         in C when ``t`` moved on (the earliest start among the ``F`` free VMs; a scan of them
-        when it has begun), O(F log F) when a VM joined (the dict made again in id order);
+        when it has begun), O(F log F) when a VM joined below the highest id (the dict made
+        again in id order, its values read from the first starts);
         O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
         if min(self._fe) <= t:
@@ -789,11 +790,14 @@ class SlotTable:
         fm = self._fm
         joined = False
         if changed:
+            last = next(reversed(fm), -1)       # the highest id (fm is in id order)
             for v in changed:
                 f = fs[v]
                 if f > t:
                     if v not in fm:
-                        joined = True
+                        if v < last:            # (a VM joining after the others keeps the order)
+                            joined = True
+                        last = v
                     fm[v] = f
                 else:
                     fm.pop(v, None)
@@ -803,8 +807,8 @@ class SlotTable:
                 for v in [v for v, f in fm.items() if f <= t]:
                     del fm[v]
             self._fm_t = t
-        if joined:
-            self._fm = fm = dict(sorted(fm.items()))
+        if joined:                              # (its values are the first starts)
+            self._fm = fm = {v: fs[v] for v in sorted(fm)}
         return fm
 
     def free_count(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
