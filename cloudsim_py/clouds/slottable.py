@@ -136,7 +136,7 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed", "_floor")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed", "_floor", "_fe_lo")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -175,6 +175,9 @@ class SlotTable:
         #: the last answer of earliest_start_lists for fewer VMs than its candidates, a floor of
         #: the same question's answers at later states (:class:`_Floor`, :meth:`start_bound`)
         self._floor: _Floor | None = None
+        #: at most the earliest end of a first booking (min(_fe)): lowered by a booking or a
+        #: shortening, made exact by free_map when it is not after the time asked
+        self._fe_lo = -BIG
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -777,8 +780,10 @@ class SlotTable:
         again in id order, its values read from the first starts);
         O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
-        if min(self._fe) <= t:
-            return None
+        if self._fe_lo <= t:
+            self._fe_lo = lo = min(self._fe)
+            if lo <= t:
+                return None
         fs = self._fs
         changed = self._fm_changed
         if t < self._fm_t:                      # (the first call, or back in time) all of it
@@ -959,6 +964,8 @@ class SlotTable:
             le[v] = end
         if inside:
             self._summarize(inside)
+        if end < self._fe_lo:                   # (a first booking may end then)
+            self._fe_lo = end
         self._changed(res.vms)
         self._seq_of[rid] = seq
         self._by_seq[seq] = res
@@ -1029,6 +1036,8 @@ class SlotTable:
             raise CapacityError(f"slot table: reservation {rid!r} [{res.start:g}, {res.end:g}) cannot end at "
                                 f"{new_end!r} (must be after its start and not after its end)")
         short = attrs.evolve(res, end=float(new_end))
+        if short.end < self._fe_lo:
+            self._fe_lo = short.end
         if self._floor is not None:
             self._loosen(res)
         old = (res.start, res.end, seq)
@@ -1074,6 +1083,7 @@ class SlotTable:
             assert self._ig[v] == max([busy[i + 1][0] - busy[i][1] for i in range(k - 1)], default=0.0)
             assert self._ff[v] == (busy[0][0] if k else -BIG)
         assert count == sum(len(r.vms) for r in by_seq.values())
+        assert self._fe_lo <= min(self._fe)
 
 
 def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,
