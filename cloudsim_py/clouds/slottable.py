@@ -100,6 +100,29 @@ class _Kept:
     touched: set[int] = attrs.Factory(set)
 
 
+@attrs.define(slots=True, eq=False)
+class _Floor:
+    """An answer ``value`` of :meth:`SlotTable.earliest_start_lists` for ``n`` of the candidates
+    ``vms`` (the same object) and ``duration`` from ``not_before``, which stays a time the same
+    question cannot be answered before (:meth:`SlotTable.start_bound`) at a later
+    ``not_before`` while fewer than ``slack`` VMs have been freed since after ``not_before``.
+
+    Before ``value`` at most ``n - slack`` of the candidates were free over any ``[t, t +
+    duration)``. A booking made since only takes time away; one released (or shortened) that
+    ended by ``not_before`` gave back only time before it, which no such interval meets; so
+    at a later state a VM can be free over an interval before ``value`` where it was not only if
+    one of its bookings ending after ``not_before`` was released or shortened since
+    (``loose``): fewer than ``slack`` such VMs leave fewer than ``n`` free before ``value``."""
+
+    vms: Any                       #: the candidates as asked (the same object)
+    n: int
+    duration: float
+    not_before: float
+    value: float
+    slack: int                     #: ``n`` less the most candidates free before ``value``
+    loose: set[int] = attrs.Factory(set)   #: VMs with a booking ending after not_before freed since
+
+
 class SlotTable:
     """Reservations with host identity for the ``n_vms`` VMs of one cloud.
 
@@ -113,7 +136,7 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed", "_floor", "_fe_lo")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -149,6 +172,12 @@ class SlotTable:
         self._fm: dict[int, float] = {}
         self._fm_t = math.inf
         self._fm_changed: set[int] = set()
+        #: the last answer of earliest_start_lists for fewer VMs than its candidates, a floor of
+        #: the same question's answers at later states (:class:`_Floor`, :meth:`start_bound`)
+        self._floor: _Floor | None = None
+        #: at most the earliest end of a first booking (min(_fe)): lowered by a booking or a
+        #: shortening, made exact by free_map when it is not after the time asked
+        self._fe_lo = -BIG
 
     @staticmethod
     def _empty(rows: int, width: int) -> tuple[np.ndarray, np.ndarray]:
@@ -366,7 +395,9 @@ class SlotTable:
         same candidates (``None`` or the same tuple) and duration, and given again while the
         changes since leave it true (:meth:`_all_free_again`, O(c) for ``c`` VMs changed).
         Else :meth:`_starts_ends` and :func:`_first_count`: O(V log V) in C-level sorts, O(g K)
-        in Python, and O(V) for the VMs chosen."""
+        in Python, and O(V) for the VMs chosen; the answer is kept as :meth:`start_bound`'s floor
+        with its slack (:func:`_most_before`: O(e log V) for ``e`` distinct window ends before
+        BIG)."""
         cand = self._ids(vms)
         if isinstance(n, bool) or not (isinstance(n, (int, np.integer)) and 1 <= n <= len(cand)):
             raise CapacityError(f"slot table: cannot find {n!r} VMs among {len(cand)} candidates")
@@ -392,6 +423,8 @@ class SlotTable:
         if not starts or not starts[-1] + d < _HUGE:
             return self.earliest_start(n, d, nb, vms)
         t = _first_count(starts, ends, big, n, d)
+        if vms is None or isinstance(vms, tuple):
+            self._floor = _Floor(vms, n, d, nb, t, n - _most_before(starts, ends, d, t))
         return t, tuple(self._free_over(cand, gaps, t, t + d)[:n])
 
     def _free_over(self, cand: Sequence[int], gaps: dict[int, list[tuple[float, float]]], t: float,
@@ -426,9 +459,20 @@ class SlotTable:
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
         (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
-        a new bound needs): a bound no longer the latest is still a bound."""
-        cand = self._ids(vms)
+        a new bound needs): a bound no longer the latest is still a bound.
+
+        First of all, the floor (:class:`_Floor`): the last answer of :meth:`earliest_start_lists`
+        to the same question (the same candidates object, ``n`` and duration; a ``not_before``
+        not earlier), kept while fewer VMs than its slack have had time freed after its
+        ``not_before`` (:meth:`_loosen`), is given as it is: O(1). (A moved head's question on
+        Blue: the answer asked anew at about 300 passes of 800, its floor proving it cannot win at
+        the others.)"""
         d, nb = float(duration), float(not_before)
+        floor = self._floor
+        if floor is not None and floor.vms is vms and floor.n == n and floor.duration == d and floor.not_before <= nb:
+            t = floor.value                     # (its loose VMs are fewer than its slack: release)
+            return t if t > nb else nb
+        cand = self._ids(vms)
         k = len(cand) - n + 1
         if not 1 <= k <= len(cand):
             return nb
@@ -732,11 +776,14 @@ class SlotTable:
 
         O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
         in C when ``t`` moved on (the earliest start among the ``F`` free VMs; a scan of them
-        when it has begun), O(F log F) when a VM joined (the dict made again in id order);
+        when it has begun), O(F log F) when a VM joined below the highest id (the dict made
+        again in id order, its values read from the first starts);
         O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
-        if min(self._fe) <= t:
-            return None
+        if self._fe_lo <= t:
+            self._fe_lo = lo = min(self._fe)
+            if lo <= t:
+                return None
         fs = self._fs
         changed = self._fm_changed
         if t < self._fm_t:                      # (the first call, or back in time) all of it
@@ -748,11 +795,14 @@ class SlotTable:
         fm = self._fm
         joined = False
         if changed:
+            last = next(reversed(fm), -1)       # the highest id (fm is in id order)
             for v in changed:
                 f = fs[v]
                 if f > t:
                     if v not in fm:
-                        joined = True
+                        if v < last:            # (a VM joining after the others keeps the order)
+                            joined = True
+                        last = v
                     fm[v] = f
                 else:
                     fm.pop(v, None)
@@ -762,8 +812,8 @@ class SlotTable:
                 for v in [v for v, f in fm.items() if f <= t]:
                     del fm[v]
             self._fm_t = t
-        if joined:
-            self._fm = fm = dict(sorted(fm.items()))
+        if joined:                              # (its values are the first starts)
+            self._fm = fm = {v: fs[v] for v in sorted(fm)}
         return fm
 
     def free_count(self, start: np.ndarray, end: np.ndarray) -> np.ndarray:
@@ -914,6 +964,8 @@ class SlotTable:
             le[v] = end
         if inside:
             self._summarize(inside)
+        if end < self._fe_lo:                   # (a first booking may end then)
+            self._fe_lo = end
         self._changed(res.vms)
         self._seq_of[rid] = seq
         self._by_seq[seq] = res
@@ -925,10 +977,12 @@ class SlotTable:
         O(k) for ``k`` VMs when it is each one's first booking (the usual end of a lease: the
         summary moves on to the next booking, or is that of a VM never booked, and the longest
         gap stays unless the one removed was it), else O(K) more per VM (its summary made
-        anew, :meth:`_summarize`)."""
+        anew, :meth:`_summarize`); O(k) more while a floor is kept (:meth:`_loosen`)."""
         seq = self._seq(rid)
         res = self._by_seq.pop(seq)
         del self._seq_of[rid]
+        if self._floor is not None:
+            self._loosen(res)
         entry = (res.start, res.end, seq)
         busy = self._busy
         fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
@@ -961,6 +1015,18 @@ class SlotTable:
         self.version += 1
         return res
 
+    def _loosen(self, res: Reservation) -> None:
+        """``res`` released or shortened: its VMs count as loosened for the kept floor
+        (:class:`_Floor`) if it ended after the floor's ``not_before``; the floor is dropped once
+        they are as many as its slack. O(k) for ``k`` VMs."""
+        floor = self._floor
+        assert floor is not None
+        if res.end > floor.not_before:
+            loose = floor.loose
+            loose.update(res.vms)
+            if len(loose) >= floor.slack:
+                self._floor = None
+
     def shorten(self, rid: Hashable, new_end: float) -> Reservation:
         """End a reservation early at ``new_end`` (``start < new_end <= end``): its VMs are free
         from then on. Returns the shortened reservation."""
@@ -970,6 +1036,10 @@ class SlotTable:
             raise CapacityError(f"slot table: reservation {rid!r} [{res.start:g}, {res.end:g}) cannot end at "
                                 f"{new_end!r} (must be after its start and not after its end)")
         short = attrs.evolve(res, end=float(new_end))
+        if short.end < self._fe_lo:
+            self._fe_lo = short.end
+        if self._floor is not None:
+            self._loosen(res)
         old = (res.start, res.end, seq)
         new = (short.start, short.end, seq)
         for v in res.vms:
@@ -1013,6 +1083,7 @@ class SlotTable:
             assert self._ig[v] == max([busy[i + 1][0] - busy[i][1] for i in range(k - 1)], default=0.0)
             assert self._ff[v] == (busy[0][0] if k else -BIG)
         assert count == sum(len(r.vms) for r in by_seq.values())
+        assert self._fe_lo <= min(self._fe)
 
 
 def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,
@@ -1036,6 +1107,31 @@ def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,
     if BIG - a >= d:
         out.append((a, BIG))
     return out
+
+
+def _most_before(starts: list[float], ends: list[float], duration: float, t: float) -> int:
+    """The highest count of :func:`_first_count` (``#{starts <= s} - #{ends < s + duration}``)
+    over the starts ``s`` before ``t``, 0 if none: how many VMs at most were free over an
+    interval that began before ``t``. The count at the ``i``-th start is ``i + 1 - k_i`` at the
+    last of equal starts (``k_i`` ends passed, growing with ``i``), so its highest value is
+    ``P_j - j`` over the ``j``-th smallest ends (``P_j`` the starts before ``t`` whose ``s +
+    duration`` is at most that end: those that have passed at most ``j`` ends), the first of
+    equal ends, and ``P - g`` for all ``P`` starts before ``t`` and all ``g`` ends. O(e log F)
+    for ``e`` distinct ends.
+
+    >>> _most_before([0.0, 2.0, 5.0], [4.0], 3.0, 5.0)     # at 0 one VM; at 2 [0, 4) is gone
+    1
+    """
+    before = bisect_left(starts, t)
+    most = before - len(ends)
+    prev = None
+    for j, e in enumerate(ends):
+        if e != prev:
+            prev = e
+            c = bisect_right(starts, e, 0, before, key=lambda s: s + duration) - j
+            if c > most:
+                most = c
+    return most if most > 0 else 0
 
 
 def _first_count(starts: list[float], ends: list[float], big: int, n: int, duration: float) -> float:

@@ -102,19 +102,23 @@ class LeaseRequest:
         self._validate()
 
     def _plain_best_effort(self) -> bool:
-        """Whether this is a best-effort request whose times and sizes are plain floats in range
-        and whose nodes a plain int >= 1 (what the trace readers make, row after row): every
-        check of :meth:`_validate` passes then, decided in one expression (a float is finite
-        and ``>= 0`` exactly when ``0 <= x < inf``: ``nan`` fails both). Anything else is
+        """Whether this is a best-effort request whose times are plain floats in range, whose
+        sizes plain floats or ints in range (a scenario's ``memory_mb: 1024``) and whose nodes a
+        plain int >= 1 (what the trace readers make, row after row): every check of
+        :meth:`_validate` passes then, decided in one expression (a float is finite and ``>= 0``
+        exactly when ``0 <= x < inf``: ``nan`` fails both; a plain int is always finite and
+        compares exactly with ``inf``). Anything else is
         checked by :meth:`_validate`, which names what is wrong. O(1)."""
         st, du, real, cpn = self.submit_time, self.duration, self.real_duration, self.cpus_per_node
         mem, img, disk, nodes = self.memory_mb, self.image_mb, self.disk_mb, self.nodes
         return (self.mode is LeaseMode.BEST_EFFORT and self.start is None
                 and type(st) is float and 0.0 <= st < _INF and type(du) is float and 0.0 < du < _INF
                 and (real is None or type(real) is float and 0.0 < real <= du)
-                and type(nodes) is int and nodes >= 1 and type(cpn) is float and 0.0 < cpn < _INF
-                and type(mem) is float and 0.0 <= mem < _INF and type(img) is float and 0.0 <= img < _INF
-                and type(disk) is float and 0.0 <= disk < _INF)
+                and type(nodes) is int and nodes >= 1
+                and (type(cpn) is float or type(cpn) is int) and 0.0 < cpn < _INF
+                and (type(mem) is float or type(mem) is int) and 0.0 <= mem < _INF
+                and (type(img) is float or type(img) is int) and 0.0 <= img < _INF
+                and (type(disk) is float or type(disk) is int) and 0.0 <= disk < _INF)
 
     def _validate(self) -> None:
         """Every field checked in turn; the first wrong one is a :class:`LeaseError` naming the

@@ -386,7 +386,16 @@ class SlotTableMachine(RuleBasedStateMachine):
         assert got == self.brute.earliest(n, d, nb, candidates) == self.table.earliest_start(n, d, nb, vms)
         for k in (1, n - 1):
             if k >= 1:
-                assert self.table.start_bound(k, d, nb, vms) <= self.brute.earliest(k, d, nb, candidates)[0]
+                # the bound (a floor kept from this question's last answer, while few VMs were
+                # freed since: _Floor) is never above the answer, which is exact
+                want = self.brute.earliest(k, d, nb, candidates)
+                assert self.table.start_bound(k, d, nb, vms) <= want[0]
+                assert self.table.earliest_start_lists(k, d, nb, vms) == want
+                most = max([sum(not self.brute.busy(v, s, s + d) for v in candidates)
+                            for s in {nb} | {e for _, _, e in self.brute.res.values()} if nb <= s < want[0]],
+                           default=0)
+                floor = self.table._floor
+                assert k == n or (floor is not None and floor.value == want[0] and floor.slack == k - most)
 
     @rule(later=st.integers(-3, 6))
     def free_at_a_pass(self, later):
@@ -448,3 +457,46 @@ class SlotTableMachine(RuleBasedStateMachine):
 
 TestSlotTableAgainstBruteForce = SlotTableMachine.TestCase
 TestSlotTableAgainstBruteForce.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
+
+
+@settings(max_examples=600, deadline=None)
+@given(bookings=st.lists(st.tuples(st.sets(st.integers(0, 7), min_size=1, max_size=3),
+                                   st.integers(0, 40), st.integers(1, 12)), min_size=4, max_size=24),
+       n=st.integers(3, 7), d=st.integers(1, 12), nb=st.integers(0, 12),
+       steps=st.lists(st.tuples(st.sampled_from(["release", "release", "shorten", "reserve", "ask"]),
+                                st.integers(0, 100), st.integers(0, 3)), max_size=12))
+def test_a_kept_floor_stays_below_the_answer_while_few_vms_are_freed(bookings, n, d, nb, steps):
+    # start_bound's floor (the last answer of the same question for fewer VMs than the
+    # candidates, _Floor) against the brute answer after releases, shortenings and bookings
+    # between the questions, at later not_before
+    table, brute = SlotTable(8), Brute(8)
+    for i, (vms, start, length) in enumerate(bookings):
+        if not any(brute.busy(v, start, start + length) for v in vms):
+            table.reserve(i, sorted(vms), start, start + length)
+            brute.res[i] = (tuple(sorted(vms)), start, start + length)
+    every = list(range(8))
+    assert table.earliest_start_lists(n, d, nb) == brute.earliest(n, d, nb, every)
+    rid = len(bookings)
+    for kind, pick, later in steps:
+        ids = sorted(brute.res)
+        if kind == "release" and ids:
+            r = ids[pick % len(ids)]
+            table.release(r)
+            del brute.res[r]
+        elif kind == "shorten" and ids:
+            r = ids[pick % len(ids)]
+            vms, s, e = brute.res[r]
+            if e - s > 1:
+                table.shorten(r, e - 1)
+                brute.res[r] = (vms, s, e - 1)
+        elif kind == "reserve":
+            vms, start = (pick % 8, (pick + 3) % 8), nb + later
+            if not any(brute.busy(v, start, start + 5) for v in vms):
+                rid += 1
+                table.reserve(rid, sorted(vms), start, start + 5)
+                brute.res[rid] = (tuple(sorted(vms)), start, start + 5)
+        nb += later
+        want = brute.earliest(n, d, nb, every)
+        assert table.start_bound(n, d, nb) <= want[0]
+        if kind == "ask":
+            assert table.earliest_start_lists(n, d, nb) == want

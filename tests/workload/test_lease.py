@@ -2,6 +2,8 @@
 
 import math
 
+import attrs
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,7 +97,8 @@ def test_negative_submit_time_is_an_error():
 
 # -- the one-expression check of plain best-effort requests --------------------------------------
 
-_values = st.sampled_from([0.0, 1.0, 2.5, 3600.0, -1.0, -0.0, math.inf, -math.inf, math.nan, 0, 3, True, None])
+_values = st.sampled_from([0.0, 1.0, 2.5, 3600.0, -1.0, -0.0, math.inf, -math.inf, math.nan, 0, 3, -2, 10 ** 400,
+                           True, False, None])
 
 
 @settings(max_examples=300, deadline=None)
@@ -118,3 +121,5 @@ def test_a_trace_row_takes_the_plain_check():
                          nodes=2, cpus_per_node=1.0, memory_mb=1024.0, image_mb=600.0)
     assert lease._plain_best_effort()
     assert not ar()._plain_best_effort()
+    # sizes as a scenario file gives them (ints) take it too
+    assert attrs.evolve(lease, memory_mb=1024, image_mb=600, cpus_per_node=1, disk_mb=0)._plain_best_effort()
