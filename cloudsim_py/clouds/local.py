@@ -773,9 +773,10 @@ class LocalCloud:
 
     def commit(self, p: Plan, now: float, s: float, vms: tuple[int, ...], cut: float | None,
                 future: bool) -> None:
-        """Book ``p`` as Haizea's queue found it (:meth:`AggressiveQueue._asap`): from ``s`` on ``vms`` (its preparation, then its
-        run and shutdown, or its run up to ``cut`` and its save), its state copied ahead if it
-        moves (``copy_ahead``); begin now, or later (a planned lease)."""
+        """Book ``p`` as Haizea's queue found it (:meth:`AggressiveQueue._asap`): from ``s`` on
+        ``vms`` (its preparation, then its run and shutdown, or its run up to ``cut`` and its
+        save), its state copied ahead if it moves (``copy_ahead``); begin now, or later (a
+        planned lease)."""
         p.vms = vms
         p.begin_at = s
         p.vm_start = self.run_start(p, self.how(p, vms), s)

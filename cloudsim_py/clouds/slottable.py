@@ -136,7 +136,8 @@ class SlotTable:
     """
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
-                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed", "_floor", "_fe_lo")
+                 "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed",
+                 "_floor", "_fe_lo")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
