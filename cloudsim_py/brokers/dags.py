@@ -1027,19 +1027,13 @@ class DagScheduler(CloudScheduler):
         payload = message.payload
         self._task_done(payload.order, payload.finish, payload.cloud)
 
-    def on_submit(self, job: Job) -> None:
-        """:meth:`CloudScheduler.on_submit` without :meth:`LocalCloud.knows`'s call: a task this
-        scheduler accepted comes with its plan; anything else is admitted. O(1) for a task."""
-        if job not in self.local._plans:
-            self.local.admit(job)
-
     # ------------------------------------------------------------------ completions
     def on_finish(self, job: Job) -> None:
         """A task ended here: the cloud's bookkeeping (:meth:`LocalCloud.finished`), then its
         owner told (itself, or by a ``Done`` message). O(1) plus the successors released."""
         self.local.finished(job)
         desc = job.desc
-        if type(desc) is not TaskJob and not isinstance(desc, TaskJob):
+        if not isinstance(desc, TaskJob):
             return
         order = desc.ref
         now = self._sim.now

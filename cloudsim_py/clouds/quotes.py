@@ -109,26 +109,16 @@ class Quotes:
         the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
         not_before``: no numpy at all); otherwise a vectorised count of the VMs free over the
         task's interval (O(W)) and, if too few, one :meth:`SlotTable.earliest_start`,
-        remembered for the same state, time and question (tasks of one type ask the same).
-        :meth:`_profile` and :meth:`QuoteProfile.horizon`'s answer from a sorted list are
-        inline (two calls less a quote; Li's four clouds ask four quotes a task)."""
+        remembered for the same state, time and question (tasks of one type ask the same)."""
         if n > self.n_vms:
             return INF
         now = self._sim.now
         hard = ar and self.hard_for_ar
-        table = self.hard if hard else self.table
-        prof = self._profiles.get(hard)
-        if prof is None or prof.version != table.version:
-            prof = self._profiles[hard] = QuoteProfile(table, table.version, now)
+        prof = self._profile(hard, now)
+        table = prof.table
         nb = not_before if not_before > now else now
         d = duration if duration > 0 else TINY
-        ends = prof.sorted
-        if ends is None:
-            h = prof.horizon(n)
-        else:
-            h = ends[n - 1]
-            if not h > prof.time:       # (horizon's own test)
-                h = prof.time
+        h = prof.horizon(n)
         if h <= nb or d > prof.gap():
             # n VMs are free for good from not_before on (their last bookings end by then), or
             # the duration fits in no gap: after the horizons

@@ -879,8 +879,13 @@ class SlotTable:
     def _plain_ids(self, vms: Iterable[int]) -> bool:
         """Whether ``vms`` is a tuple of VM ids (plain ``int``) strictly ascending and in range:
         what :meth:`_candidates` would give, in its order, with no duplicate. O(k) in C."""
-        return (type(vms) is tuple and len(vms) > 0 and set(map(type, vms)) == {int}
-                and 0 <= vms[0] and vms[-1] < self.n_vms and all(map(lt, vms, islice(vms, 1, None))))
+        if type(vms) is not tuple or not vms:
+            return False
+        if len(vms) == 1:                       # (a 1-VM task's booking: one look)
+            v = vms[0]
+            return type(v) is int and 0 <= v < self.n_vms
+        return (set(map(type, vms)) == {int} and 0 <= vms[0] and vms[-1] < self.n_vms
+                and all(map(lt, vms, islice(vms, 1, None))))
 
     def reservations_of(self, vm: int) -> list[Reservation]:
         """The reservations of one VM, by start time."""
@@ -898,9 +903,7 @@ class SlotTable:
         if rid in self._seq_of:
             raise CapacityError(f"slot table: reservation {rid!r} exists already")
         vm_list: Sequence[int]
-        if type(vms) is tuple and len(vms) == 1 and type(vms[0]) is int and 0 <= vms[0] < self.n_vms:
-            vm_list = vms                       # one VM id (a 1-VM task's booking): nothing to check
-        elif self._plain_ids(vms):              # (a start's VMs: taken in id order) as they are
+        if self._plain_ids(vms):                # (a start's VMs: taken in id order) as they are
             vm_list = vms                       # type: ignore[assignment]
         else:
             vm_list = list(vms)
