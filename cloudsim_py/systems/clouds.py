@@ -13,7 +13,7 @@ import csv
 import io
 import math
 import os
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, cast
 
 import attrs
 
@@ -39,7 +39,7 @@ from ..workload.dag import DagJob
 from ..workload.dag_spec import DagWorkloadSpec
 from ..workload.job import Job
 from ..workload.lease import LeaseMode, LeaseRequest
-from ..workload.lease_job import LeaseJob
+from ..workload.lease_job import LeaseDescription, LeaseJob
 from ..workload.lease_spec import LeaseWorkloadSpec
 from ..workload.lwf import LeaseWorkload
 from .report import cloud_table, probe_keys
@@ -54,18 +54,26 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _start(desc: Any) -> str:
-    start = getattr(desc, "start", None)
+def _lease(job: Job) -> LeaseDescription:
+    """What a cloud system's job describes: a lease on a cloud (:class:`LeaseJob`) or a DAG
+    task sent to one (:class:`~cloudsim_py.workload.dag_task.TaskJob`), both implementing
+    :class:`LeaseDescription`, whose fields the text columns read: a cloud's scheduler
+    submits nothing else to its datacenter."""
+    return cast(LeaseDescription, job.desc)
+
+
+def _start(desc: LeaseDescription) -> str:
+    start = desc.start
     return "" if start is None else repr(float(start))
 
 
 #: how each text column is read off a job (a lease's or a task's description)
 TEXT_GETTERS: tuple[tuple[str, Callable[[Job], str]], ...] = (
-    ("cloud", lambda job: _text(getattr(job.desc, "cloud", ""))),
-    ("mode", lambda job: getattr(job.desc, "mode", LeaseMode.BEST_EFFORT).value),
-    ("requested_start", lambda job: _start(job.desc)),
-    ("dag", lambda job: _text(getattr(job.desc, "dag", None))),
-    ("task", lambda job: _text(getattr(job.desc, "task", None))),
+    ("cloud", lambda job: _lease(job).cloud),
+    ("mode", lambda job: _lease(job).mode.value),
+    ("requested_start", lambda job: _start(_lease(job))),
+    ("dag", lambda job: _text(_lease(job).dag)),
+    ("task", lambda job: _text(_lease(job).task)),
 )
 
 
@@ -77,9 +85,9 @@ class LeaseOutcomes(DatacenterListener):
         self.rows: list[tuple[LeaseMode, float, float, float | None, float, float]] = []
 
     def on_finish(self, job: Job) -> None:
-        desc: Any = job.desc
-        self.rows.append((getattr(desc, "mode", LeaseMode.BEST_EFFORT), float(job.submit_time),
-                          float(job.first_start if job.first_start is not None else NAN), getattr(desc, "start", None),
+        desc = _lease(job)
+        self.rows.append((desc.mode, float(job.submit_time),
+                          float(job.first_start if job.first_start is not None else NAN), desc.start,
                           float(job.finish_time if job.finish_time is not None else NAN), float(desc.runtime)))
 
 
