@@ -18,7 +18,7 @@ from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequenc
 import attrs
 
 from ..brokers.base import Broker, make_broker
-from ..brokers.dags import DagLog, DagScheduler, Federation, make_dag_scheduler, STATE_NAMES, DONE
+from ..brokers.dags import DagLog, Federation, make_dag_scheduler, STATE_NAMES, DONE
 from ..brokers.leases import CloudScheduler
 from ..brokers.spec import BrokerSpec
 from ..clouds.cloud import CloudSpec
