@@ -66,3 +66,27 @@ def test_schedule_swf_has_wait_and_runtime_filled(tmp_path, monkeypatch):
     assert len(table) == 200 and table.header.max_procs == 64
     # wait (field 3) = finish - submit - runtime >= 0, runtime (field 4) > 0
     assert (table.col("wait") >= 0).all() and (table.col("run") > 0).all()
+
+
+def test_a_command_runs_with_the_collector_less_often_and_restores_it(monkeypatch, capsys):
+    import gc
+
+    from cloudsim_py import cli
+
+    before = gc.get_threshold()
+    seen = []
+
+    def command(argv):
+        seen.append(gc.get_threshold()[0])
+        return 0
+
+    monkeypatch.setattr(cli, "_command", command)
+    try:
+        gc.set_threshold(700, *before[1:])
+        assert cli.main(["policies"]) == 0
+        assert seen == [cli.COMMAND_GC_YOUNG] and gc.get_threshold()[0] == 700
+        gc.set_threshold(cli.COMMAND_GC_YOUNG * 2, *before[1:])     # a program's higher one stays
+        assert cli.main(["policies"]) == 0
+        assert seen[-1] == cli.COMMAND_GC_YOUNG * 2 and gc.get_threshold()[0] == cli.COMMAND_GC_YOUNG * 2
+    finally:
+        gc.set_threshold(*before)

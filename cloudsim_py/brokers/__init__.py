@@ -16,7 +16,7 @@ from .easy import EasyBroker
 from .ends import EstimatedEnds
 from .eviction import keep_smallest, take_newest_first
 from .fcfs import FcfsBroker
-from .queues import FifoQueue, JobQueue, WaitQueue, arrival
+from .queues import FifoQueue, FrontQueue, JobQueue, WaitQueue, arrival
 from .spec import BrokerSpec
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -57,7 +57,7 @@ def __getattr__(name: str) -> Any:
 __all__ = ["AcfcfsBroker", "AmbfBroker", "AmcbfBroker", "Broker", "BrokerSpec", "CcfcfsBroker",
            "CloudScheduler", "CmbfBroker", "CmcbfBroker", "ConservativeBroker", "DagScheduler",
            "EasyBroker", "EstimatedEnds", "FcfsBroker", "FdlsScheduler", "FdmmsScheduler", "FifoQueue",
-           "JobQueue", "KtcbfBroker", "LearnedBroker", "LeaseScheduler", "LinearPolicy", "MigrationBackfillBroker", "PectBroker",
-           "PrioBroker", "SjfBackfillBroker",
+           "FrontQueue", "JobQueue", "KtcbfBroker", "LearnedBroker", "LeaseScheduler", "LinearPolicy",
+           "MigrationBackfillBroker", "PectBroker", "PrioBroker", "SjfBackfillBroker",
            "WaitQueue", "arrival", "broker_registry", "keep_smallest", "make_broker",
            "register_broker", "take_newest_first"]

@@ -1,9 +1,11 @@
-"""Waiting queues a broker chooses from (``Broker.queue_type``): FIFO for the k = 1 policies,
-and one indexed by arrival and by size for the consolidation policies. Every queue supports
+"""Waiting queues a broker chooses from (``Broker.queue_type``): FIFO for the k = 1 policies (a
+deque for FCFS, which only takes from the front; a list for those that scan and start from the
+middle), and one indexed by arrival and by size for the consolidation policies. Every queue supports
 ``add``, ``remove``, ``head``, ``len``, ``in`` and iteration in arrival order."""
 
 from __future__ import annotations
 
+from collections import deque
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
 
@@ -83,6 +85,45 @@ class FifoQueue:
 
     def __repr__(self) -> str:
         return f"FifoQueue({[j.id for j in self.jobs]})"
+
+
+class FrontQueue:
+    """Jobs in the order they were added, in a deque, for a broker that starts them only from
+    the front (FCFS): taking the head is O(1), where a list's ``del jobs[:k]`` moves every job
+    behind it (O(queue) per pass: thousands of jobs per start on an overloaded trace).
+
+    ``jobs`` is the deque itself, for the broker that owns the queue; ``add`` is its own
+    ``append`` (no Python call per arrival)."""
+
+    __slots__ = ("jobs", "add")
+
+    def __init__(self) -> None:
+        self.jobs: deque[Job] = deque()
+        #: add a job at the back
+        self.add: Callable[[Job], None] = self.jobs.append
+
+    def remove(self, job: "Job") -> None:
+        """O(n)."""
+        self.jobs.remove(job)
+
+    def head(self) -> "Job | None":
+        """The oldest waiting job, ``None`` when the queue is empty."""
+        return self.jobs[0] if self.jobs else None
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __bool__(self) -> bool:
+        return bool(self.jobs)
+
+    def __contains__(self, job: object) -> bool:
+        return job in self.jobs
+
+    def __iter__(self) -> Iterator["Job"]:
+        return iter(self.jobs)
+
+    def __repr__(self) -> str:
+        return f"FrontQueue({[j.id for j in self.jobs]})"
 
 
 def merged_by_arrival(first: Iterable["Job"], second: list["Job"]) -> Iterator["Job"]:

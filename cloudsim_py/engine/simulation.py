@@ -18,9 +18,13 @@ INF = float("inf")
 #: the collector's first threshold while a simulation runs (Python's default: 700). A run
 #: allocates many small objects that mostly live long (a cloud run's task orders, plans, jobs,
 #: bookings and records): at 700 the collector rescans them 10-18 % of a DAG run's time
-#: (benchmarks/bench_clouds.py), at this value about half as often. Only raised, never lowered
-#: (a program's own higher threshold, or a disabled collector, stays), and restored after.
-GC_YOUNG = 10_000
+#: (benchmarks/bench_clouds.py). A young collection scans every object made since the last one
+#: that is still alive: on a trace, the jobs waiting in the queue and their events. At 10,000
+#: the run of CTC-SP2 under FCFS or EASY (77,205 jobs, thousands waiting at a time) still paid
+#: 13-17 young collections, 45-60 ms, each rescanning the same waiting jobs; at 100,000 it pays
+#: none (docs/performance.md, *Process start*, fifth round). Only raised, never lowered (a
+#: program's own higher threshold, or a disabled collector, stays), and restored after.
+GC_YOUNG = 100_000
 
 
 class Source:

@@ -3,6 +3,7 @@ estimate drawn per chunk of jobs in one numpy call (so a million-job trace stays
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Iterator
 
 import numpy as np
@@ -51,9 +52,9 @@ def descriptions_from_table(table: WorkloadTable, cpu_usage: CpuUsageModel | Non
         else:
             usages = usage_model.draw_many(procs, rng_u)
             ests = estimate_model.estimate_many(usages, rng_e)
-        for i, row in enumerate(range(lo, hi)):
-            yield new(RigidJob, (ids[i], submits[i], procs[i], runtimes[i], estimates[i],
-                                 usages[i], ests[i], row))
+        # the fields of each row in RigidJob's order, zipped and made descriptions in C
+        yield from map(new, repeat(RigidJob), zip(ids, submits, procs, runtimes, estimates, usages, ests,
+                                                   range(lo, hi)))
 
 
 def _draw_fitting(procs: list[int], machine: int, usage_model: CpuUsageModel,

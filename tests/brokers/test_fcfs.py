@@ -24,3 +24,13 @@ def test_a_job_larger_than_the_machine_is_rejected_not_lost():
     r = run([(0, 5, 10), (0, 2, 10)], hosts=4, policy="fcfs")
     assert r.summary["jobs_rejected"] == 1 and r.summary["jobs_finished"] == 1
     assert r.rejected[0].id == 1 and r.datacenter.rejected == 1
+
+
+def test_a_pass_takes_only_the_head_jobs_that_fit_from_a_long_queue():
+    # 4 hosts, J1 holds 3 until 10; 200 jobs of 2 procs queue behind it. Each pass starts the
+    # head while it fits: two at a time from 10 on, every 5 s (the queue's front, in O(1) each).
+    jobs = [(0, 3, 10)] + [(1, 2, 5)] * 200
+    r = run(jobs, hosts=4, policy="fcfs")
+    expected = {1: 0.0, **{i: 10.0 + 5.0 * ((i - 2) // 2) for i in range(2, 202)}}
+    assert starts(r) == expected
+    assert len(r.broker.queue) == 0 and type(r.broker.queue).__name__ == "FrontQueue"

@@ -32,3 +32,23 @@ def test_fitting_is_the_jobs_that_fit_in_arrival_order(keys, procs):
     for job in jobs:
         queue.add(job)
     assert queue.fitting(procs) == sorted((j for j in jobs if j.procs <= procs), key=arrival)
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40), st.data())
+def test_front_queue_keeps_the_order_of_a_plain_list(keys, data):
+    from cloudsim_py.brokers.queues import FrontQueue
+
+    queue, plain = FrontQueue(), []
+    for job in jobs_of(keys):
+        queue.add(job)
+        plain.append(job)
+        if data.draw(st.booleans()):         # take from the front, as FCFS does, or remove one
+            if plain and data.draw(st.booleans()):
+                assert queue.jobs.popleft() is plain.pop(0)
+            elif plain:
+                job = data.draw(st.sampled_from(plain))
+                queue.remove(job)
+                plain.remove(job)
+        assert list(queue) == plain and len(queue) == len(plain) and bool(queue) == bool(plain)
+        assert queue.head() is (plain[0] if plain else None)
+        assert all(j in queue for j in plain)
