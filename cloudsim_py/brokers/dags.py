@@ -513,7 +513,8 @@ class DagScheduler(CloudScheduler):
         #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
         #: a round of one task for it)
         self._first_pick = type(self)._pick in _FIRST_PICKS
-        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` picks while it quotes)
+        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` and :meth:`_decide_min_min`
+        #: pick while they quote)
         self._min_min = type(self)._pick is FdmmsScheduler._pick
 
     def counters(self) -> Mapping[str, float]:
@@ -845,6 +846,9 @@ class DagScheduler(CloudScheduler):
         if len(rnd.orders) == 1 and self._first_pick and not callable(self._sim.latency):
             self._decide_one(now, rnd, ask)
             return
+        if self._min_min and not callable(self._sim.latency):
+            self._decide_min_min(now, rnd, ask)
+            return
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
@@ -894,6 +898,45 @@ class DagScheduler(CloudScheduler):
         if best_e == INF:
             raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
         self._send(o, best, best_r, rnd.not_before[best][0], best_q)
+
+    def _decide_min_min(self, now: float, rnd: _Round, ask: Any) -> None:
+        """:meth:`_decide` of a list round of several tasks (FDMMS's while its mappable set is
+        small) with a fixed latency, for FDMMS's pick (the first least estimate over the tasks in
+        order, each over the clouds in tie order): this cloud's quotes asked in the same order,
+        the same sums in the same order (``max(quote, reach) + transfer + execution``, then the
+        feedback term), the pick made while they are summed, without the round's rows of raw
+        estimates and estimates, the per-cloud reach list and the pick's call. O(tasks x
+        clouds); a test runs both ways."""
+        i = self.index
+        orders = rnd.orders
+        nbs = rnd.not_before
+        quotes = rnd.quotes
+        mine_nb = nbs[i]
+        alpha, gap = self.alpha, self._gap
+        tie = self.tie_order
+        later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
+        mine: list[float] = []
+        best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
+        best_e = best_r = INF
+        for k, o in enumerate(orders):
+            xfer, ex = o.xfer, o.exec
+            own = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
+            mine.append(own)
+            for c in tie:
+                if c == i:
+                    q, reach = own, now
+                else:
+                    q, reach = quotes[c][k], later
+                r = (reach if reach > q else q) + xfer[c] + ex[c]     # max(q, reach), first kept on a tie
+                e = r + alpha * gap[c] if alpha else r
+                if e < best_e:
+                    best_k, best_c, best_e, best_r = k, c, e, r
+        quotes[i] = mine
+        self._round = None
+        order = orders[best_k]
+        if best_e == INF:
+            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
+        self._send(order, best_c, best_r, nbs[best_c][best_k], quotes[best_c][best_k])
 
     def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
         """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""

@@ -77,7 +77,7 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
         if not alone:
             broker._alone = False
         if not fused:
-            broker._min_min = False         # a lone cloud's FDMMS round through its lists and _pick
+            broker._min_min = False         # FDMMS's list rounds through their lists and _pick
         if not one:
             broker._first_pick = False      # a one-task round through _decide's rows and _pick
         if batch is not None:
@@ -144,6 +144,17 @@ def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
         for seed in range(8):
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
+
+
+def test_a_list_round_of_several_tasks_picked_while_summed_gives_the_rounds_rows_and_pick():
+    # DagScheduler._decide_min_min against _decide's rows and FdmmsScheduler._pick (FDMMS's list
+    # rounds of several ready tasks), with and without feedback, on two and three clouds, with
+    # a fixed latency (a latency per pair of schedulers takes the general path)
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (3, 0.5)):
+                assert (run(seed, "fdmms", params, clouds, latency=latency, jobs=20)
+                        == run(seed, "fdmms", params, clouds, latency=latency, jobs=20, fused=False)), (params, seed)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
