@@ -677,7 +677,7 @@ class DagScheduler(CloudScheduler):
         orders = self._candidates()
         if not orders:                      # and most others (a pass with nothing to decide)
             return
-        fed = self._fed()
+        fed = self._f
         clouds = len(fed.clouds)
         while True:
             self.rounds += 1
@@ -818,9 +818,13 @@ class DagScheduler(CloudScheduler):
         # the whole [slot, cloud] table in row order, without making it
         best = (INF, size, 0)
         for c in self.tie_order:
-            raw[c] = r = (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size]
+            # (max(quote, reach) + transfer) + execution, the two sums written into the
+            # maximum's own array: the same operations in the same order, no array made per sum
+            raw[c] = r = np.maximum(rnd.quotes[c], reach[c])
+            np.add(r, snap.x[c, :size], out=r)
+            np.add(r, snap.e[c, :size], out=r)
             eft = r + alpha * gap[c] if alpha else r
-            k = int(np.argmin(eft))
+            k = int(eft.argmin())
             e = float(eft[k])
             if e < best[0] or e == best[0] and k < best[1]:
                 best = (e, k, c)
