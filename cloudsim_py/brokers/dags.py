@@ -349,6 +349,9 @@ class Snapshot:
     nb: np.ndarray         #: [cloud, slot] input ready on that cloud
     ar: np.ndarray         #: [slot] an AR task
     size: int
+    #: the slots killed in these arrays so far, in order (the set's own list: appended to
+    #: until the arrays are compacted into new ones; :meth:`DagScheduler._decide_snapshot`)
+    killed: list[int] = attrs.field(factory=list)
 
 
 class ReadySet:
@@ -375,6 +378,8 @@ class ReadySet:
         self.ar = np.zeros(capacity, bool)
         #: the slots from this one on have their columns still to write (:meth:`_write`)
         self.unwritten = 0
+        #: the slots killed in these arrays, in order (:class:`Snapshot`'s ``killed``)
+        self.killed: list[int] = []
 
     def __len__(self) -> int:
         return len(self.slot)
@@ -434,6 +439,7 @@ class ReadySet:
             if k < self.unwritten:
                 self.x[:, k] = INF
             self.orders[k] = None
+            self.killed.append(k)
 
     def snapshot(self) -> Snapshot:
         """The set as a round sees it; compacted first when most slots are dead (a round's
@@ -442,7 +448,27 @@ class ReadySet:
         if self.size > 2 * len(self.slot) + 32:
             self._compact(self.ar.shape[0])
         self._write()
-        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size)
+        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size, self.killed)
+
+
+@attrs.define(slots=True, eq=False)
+class _KeptEstimates:
+    """One cloud's estimates of a mappable set's slots at the last round on arrays, with what
+    they were computed from (:meth:`DagScheduler._decide_snapshot`): the set's arrays (their
+    identity), the cloud's answers (the same array while the cloud's state and the time are the
+    same), the time a task can be there, the feedback term and the slots; the raw estimates
+    and the estimates, the first least estimate's slot, and how many of the set's killed slots
+    they count."""
+
+    arrays: np.ndarray
+    quotes: Any
+    reach: float
+    term: float
+    size: int
+    raw: np.ndarray
+    eft: np.ndarray
+    best: int
+    applied: int
 
 
 @attrs.define(slots=True, eq=False)
@@ -502,6 +528,10 @@ class DagScheduler(CloudScheduler):
         #: the last mappable set quoted here: its VMs array (the set's identity), the state of
         #: the slot tables and the time, the answers (:meth:`_quote_snapshot`)
         self._kept_quotes: tuple[np.ndarray, tuple[int, int, float], np.ndarray] | None = None
+        #: per cloud, its estimates of the last mappable set decided here (:meth:`_decide_snapshot`)
+        self._kept_estimates: dict[int, _KeptEstimates] = {}
+        #: keep them (off: every round on arrays sums every slot again; a test compares the two)
+        self._keep_estimates = True
         self._round_ids = count(1)
         #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
         self._alone = len(federation.clouds) == 1
@@ -813,18 +843,43 @@ class DagScheduler(CloudScheduler):
         alpha, gap = self.alpha, self._gap
         reach = self._reach(now)
         raw = {}
+        kept = self._kept_estimates
+        killed = snap.killed
         # per cloud its least estimate at its first slot, one argmin each; then the least of
         # those, ties to the earlier slot, then to the cloud first in tie order: the argmin of
         # the whole [slot, cloud] table in row order, without making it
         best = (INF, size, 0)
         for c in self.tie_order:
-            # (max(quote, reach) + transfer) + execution, the two sums written into the
-            # maximum's own array: the same operations in the same order, no array made per sum
-            raw[c] = r = np.maximum(rnd.quotes[c], reach[c])
-            np.add(r, snap.x[c, :size], out=r)
-            np.add(r, snap.e[c, :size], out=r)
-            eft = r + alpha * gap[c] if alpha else r
-            k = int(eft.argmin())
+            q = rnd.quotes[c]
+            term = alpha * gap[c] if alpha else 0.0
+            old = kept.get(c)
+            if (old is not None and old.arrays is snap.n and old.quotes is q and old.reach == reach[c]
+                    and old.term == term and old.size == size and self._keep_estimates):
+                # the same arrays, answers, time and feedback term: only the slots killed since
+                # differ (their transfer time is now infinite, so are both their estimates, as
+                # the sums below would give); the first least estimate stays where it was
+                # unless it was killed (killing only raises an estimate). O(slots killed since),
+                # plus one argmin if the least was killed
+                r, eft, k = old.raw, old.eft, old.best
+                for slot in killed[old.applied:]:
+                    r[slot] = INF
+                    eft[slot] = INF
+                    if slot == k:
+                        k = -1
+                if k < 0:
+                    k = old.best = int(eft.argmin())
+                old.applied = len(killed)
+            else:
+                # (max(quote, reach) + transfer) + execution, the two sums written into the
+                # maximum's own array: the same operations in the same order, no array made per
+                # sum
+                r = np.maximum(q, reach[c])
+                np.add(r, snap.x[c, :size], out=r)
+                np.add(r, snap.e[c, :size], out=r)
+                eft = r + term if alpha else r
+                k = int(eft.argmin())
+                kept[c] = _KeptEstimates(snap.n, q, reach[c], term, size, r, eft, k, len(killed))
+            raw[c] = r
             e = float(eft[k])
             if e < best[0] or e == best[0] and k < best[1]:
                 best = (e, k, c)
