@@ -532,6 +532,10 @@ class DagScheduler(CloudScheduler):
         self._kept_estimates: dict[int, _KeptEstimates] = {}
         #: keep them (off: every round on arrays sums every slot again; a test compares the two)
         self._keep_estimates = True
+        #: this cloud's answers for the tasks of its list rounds at one state of its tables and
+        #: one time (:meth:`_decide_min_min`); None: not kept (a test compares the two)
+        self._kept_answers: tuple[tuple[int, int, float], dict[TaskOrder, float]] | None = None
+        self._keep_answers = True
         self._round_ids = count(1)
         #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
         self._alone = len(federation.clouds) == 1
@@ -974,12 +978,23 @@ class DagScheduler(CloudScheduler):
         alpha, gap = self.alpha, self._gap
         tie = self.tie_order
         later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
+        # a quote is a function of the task (its VMs, durations, input time and mode, fixed once
+        # it is ready), the two tables and the time: the answers of the last rounds at the same
+        # state and time are this round's for the tasks asked again
+        local = self.local
+        state = (local.table.version, local.hard.version, now)
+        kept = self._kept_answers
+        if kept is None or kept[0] != state or not self._keep_answers:
+            kept = self._kept_answers = (state, {})
+        answers = kept[1]
         mine: list[float] = []
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
         best_e = best_r = INF
         for k, o in enumerate(orders):
             xfer, ex = o.xfer, o.exec
-            own = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
+            own = answers.get(o)
+            if own is None:
+                own = answers[o] = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
             mine.append(own)
             for c in tie:
                 if c == i:

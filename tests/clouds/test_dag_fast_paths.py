@@ -66,7 +66,7 @@ def outcome(system) -> tuple:
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
         plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True,
-        estimates: bool = True) -> tuple:
+        estimates: bool = True, answers: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
@@ -85,6 +85,8 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             broker.BATCH = batch            # FDMMS: rounds on arrays from this many ready tasks
         if not estimates:
             broker._keep_estimates = False  # FDMMS: every round on arrays sums every slot again
+        if not answers:
+            broker._keep_answers = False    # FDMMS: every list round quotes every task again
         if not keep:
             quote = broker._quote_snapshot
 
@@ -158,6 +160,18 @@ def test_a_list_round_of_several_tasks_picked_while_summed_gives_the_rounds_rows
             for clouds, latency in ((2, 0.0), (3, 0.5)):
                 assert (run(seed, "fdmms", params, clouds, latency=latency, jobs=20)
                         == run(seed, "fdmms", params, clouds, latency=latency, jobs=20, fused=False)), (params, seed)
+
+
+def test_fdmms_answers_kept_for_list_rounds_give_the_schedule_of_answers_made_anew():
+    # DagScheduler._decide_min_min's answers kept per state of the tables and time, against
+    # every task quoted again at every round, on two and three clouds (without latency most
+    # rounds of one time meet the same state), with and without feedback
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (3, 0.0), (3, 0.5)):
+                assert (run(seed, "fdmms", params, clouds, latency=latency, jobs=20)
+                        == run(seed, "fdmms", params, clouds, latency=latency, jobs=20, answers=False)), \
+                    (params, seed, clouds, latency)
 
 
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
