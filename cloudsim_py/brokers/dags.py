@@ -841,7 +841,9 @@ class DagScheduler(CloudScheduler):
     def _decide_snapshot(self, now: float, rnd: _Round) -> tuple[TaskOrder, int, float, float]:
         """Min-min over a mappable set: the task-cloud pair of the earliest estimated finish
         (ties: the earlier task, then this cloud, then the lower cloud), its raw estimate and
-        its quote."""
+        its quote. O(slots) array operations per cloud; a cloud whose arrays, answers, time and
+        feedback term are those of the last round keeps its estimates (:class:`_KeptEstimates`):
+        O(slots killed since), plus one argmin when its least was killed."""
         snap: Snapshot = rnd.orders
         size = snap.size
         alpha, gap = self.alpha, self._gap
@@ -968,8 +970,11 @@ class DagScheduler(CloudScheduler):
         order, each over the clouds in tie order): this cloud's quotes asked in the same order,
         the same sums in the same order (``max(quote, reach) + transfer + execution``, then the
         feedback term), the pick made while they are summed, without the round's rows of raw
-        estimates and estimates, the per-cloud reach list and the pick's call. O(tasks x
-        clouds); a test runs both ways."""
+        estimates and estimates, the per-cloud reach list and the pick's call. This cloud's
+        answers are kept per state of its two tables and time: a task asked again at the same
+        state and time (a decision that queued a task, or sent it elsewhere, changed neither) is
+        not quoted again. O(tasks x clouds), plus a quote per task not asked at this state yet;
+        tests run both ways, with the answers kept and asked anew."""
         i = self.index
         orders = rnd.orders
         nbs = rnd.not_before
