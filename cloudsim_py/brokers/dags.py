@@ -349,6 +349,9 @@ class Snapshot:
     nb: np.ndarray         #: [cloud, slot] input ready on that cloud
     ar: np.ndarray         #: [slot] an AR task
     size: int
+    #: the slots killed in these arrays so far, in order (the set's own list: appended to
+    #: until the arrays are compacted into new ones; :meth:`DagScheduler._decide_snapshot`)
+    killed: list[int] = attrs.field(factory=list)
 
 
 class ReadySet:
@@ -375,6 +378,8 @@ class ReadySet:
         self.ar = np.zeros(capacity, bool)
         #: the slots from this one on have their columns still to write (:meth:`_write`)
         self.unwritten = 0
+        #: the slots killed in these arrays, in order (:class:`Snapshot`'s ``killed``)
+        self.killed: list[int] = []
 
     def __len__(self) -> int:
         return len(self.slot)
@@ -434,6 +439,7 @@ class ReadySet:
             if k < self.unwritten:
                 self.x[:, k] = INF
             self.orders[k] = None
+            self.killed.append(k)
 
     def snapshot(self) -> Snapshot:
         """The set as a round sees it; compacted first when most slots are dead (a round's
@@ -442,7 +448,27 @@ class ReadySet:
         if self.size > 2 * len(self.slot) + 32:
             self._compact(self.ar.shape[0])
         self._write()
-        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size)
+        return Snapshot(self.orders, self.n, self.x, self.e, self.nb, self.ar, self.size, self.killed)
+
+
+@attrs.define(slots=True, eq=False)
+class _KeptEstimates:
+    """One cloud's estimates of a mappable set's slots at the last round on arrays, with what
+    they were computed from (:meth:`DagScheduler._decide_snapshot`): the set's arrays (their
+    identity), the cloud's answers (the same array while the cloud's state and the time are the
+    same), the time a task can be there, the feedback term and the slots; the raw estimates
+    and the estimates, the first least estimate's slot, and how many of the set's killed slots
+    they count."""
+
+    arrays: np.ndarray
+    quotes: Any
+    reach: float
+    term: float
+    size: int
+    raw: np.ndarray
+    eft: np.ndarray
+    best: int
+    applied: int
 
 
 @attrs.define(slots=True, eq=False)
@@ -502,6 +528,14 @@ class DagScheduler(CloudScheduler):
         #: the last mappable set quoted here: its VMs array (the set's identity), the state of
         #: the slot tables and the time, the answers (:meth:`_quote_snapshot`)
         self._kept_quotes: tuple[np.ndarray, tuple[int, int, float], np.ndarray] | None = None
+        #: per cloud, its estimates of the last mappable set decided here (:meth:`_decide_snapshot`)
+        self._kept_estimates: dict[int, _KeptEstimates] = {}
+        #: keep them (off: every round on arrays sums every slot again; a test compares the two)
+        self._keep_estimates = True
+        #: this cloud's answers for the tasks of its list rounds at one state of its tables and
+        #: one time (:meth:`_decide_min_min`); None: not kept (a test compares the two)
+        self._kept_answers: tuple[tuple[int, int, float], dict[TaskOrder, float]] | None = None
+        self._keep_answers = True
         self._round_ids = count(1)
         #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
         self._alone = len(federation.clouds) == 1
@@ -513,7 +547,8 @@ class DagScheduler(CloudScheduler):
         #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
         #: a round of one task for it)
         self._first_pick = type(self)._pick in _FIRST_PICKS
-        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` picks while it quotes)
+        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` and :meth:`_decide_min_min`
+        #: pick while they quote)
         self._min_min = type(self)._pick is FdmmsScheduler._pick
 
     def counters(self) -> Mapping[str, float]:
@@ -676,7 +711,7 @@ class DagScheduler(CloudScheduler):
         orders = self._candidates()
         if not orders:                      # and most others (a pass with nothing to decide)
             return
-        fed = self._fed()
+        fed = self._f
         clouds = len(fed.clouds)
         while True:
             self.rounds += 1
@@ -806,20 +841,51 @@ class DagScheduler(CloudScheduler):
     def _decide_snapshot(self, now: float, rnd: _Round) -> tuple[TaskOrder, int, float, float]:
         """Min-min over a mappable set: the task-cloud pair of the earliest estimated finish
         (ties: the earlier task, then this cloud, then the lower cloud), its raw estimate and
-        its quote."""
+        its quote. O(slots) array operations per cloud; a cloud whose arrays, answers, time and
+        feedback term are those of the last round keeps its estimates (:class:`_KeptEstimates`):
+        O(slots killed since), plus one argmin when its least was killed."""
         snap: Snapshot = rnd.orders
         size = snap.size
         alpha, gap = self.alpha, self._gap
         reach = self._reach(now)
         raw = {}
+        kept = self._kept_estimates
+        killed = snap.killed
         # per cloud its least estimate at its first slot, one argmin each; then the least of
         # those, ties to the earlier slot, then to the cloud first in tie order: the argmin of
         # the whole [slot, cloud] table in row order, without making it
         best = (INF, size, 0)
         for c in self.tie_order:
-            raw[c] = r = (np.maximum(rnd.quotes[c], reach[c]) + snap.x[c, :size]) + snap.e[c, :size]
-            eft = r + alpha * gap[c] if alpha else r
-            k = int(np.argmin(eft))
+            q = rnd.quotes[c]
+            term = alpha * gap[c] if alpha else 0.0
+            old = kept.get(c)
+            if (old is not None and old.arrays is snap.n and old.quotes is q and old.reach == reach[c]
+                    and old.term == term and old.size == size and self._keep_estimates):
+                # the same arrays, answers, time and feedback term: only the slots killed since
+                # differ (their transfer time is now infinite, so are both their estimates, as
+                # the sums below would give); the first least estimate stays where it was
+                # unless it was killed (killing only raises an estimate). O(slots killed since),
+                # plus one argmin if the least was killed
+                r, eft, k = old.raw, old.eft, old.best
+                for slot in killed[old.applied:]:
+                    r[slot] = INF
+                    eft[slot] = INF
+                    if slot == k:
+                        k = -1
+                if k < 0:
+                    k = old.best = int(eft.argmin())
+                old.applied = len(killed)
+            else:
+                # (max(quote, reach) + transfer) + execution, the two sums written into the
+                # maximum's own array: the same operations in the same order, no array made per
+                # sum
+                r = np.maximum(q, reach[c])
+                np.add(r, snap.x[c, :size], out=r)
+                np.add(r, snap.e[c, :size], out=r)
+                eft = r + term if alpha else r
+                k = int(eft.argmin())
+                kept[c] = _KeptEstimates(snap.n, q, reach[c], term, size, r, eft, k, len(killed))
+            raw[c] = r
             e = float(eft[k])
             if e < best[0] or e == best[0] and k < best[1]:
                 best = (e, k, c)
@@ -844,6 +910,9 @@ class DagScheduler(CloudScheduler):
         ask = self.local.quote              # quote_order, inlined
         if len(rnd.orders) == 1 and self._first_pick and not callable(self._sim.latency):
             self._decide_one(now, rnd, ask)
+            return
+        if self._min_min and not callable(self._sim.latency):
+            self._decide_min_min(now, rnd, ask)
             return
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
         clouds = range(len(fed.clouds))
@@ -894,6 +963,59 @@ class DagScheduler(CloudScheduler):
         if best_e == INF:
             raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
         self._send(o, best, best_r, rnd.not_before[best][0], best_q)
+
+    def _decide_min_min(self, now: float, rnd: _Round, ask: Any) -> None:
+        """:meth:`_decide` of a list round of several tasks (FDMMS's while its mappable set is
+        small) with a fixed latency, for FDMMS's pick (the first least estimate over the tasks in
+        order, each over the clouds in tie order): this cloud's quotes asked in the same order,
+        the same sums in the same order (``max(quote, reach) + transfer + execution``, then the
+        feedback term), the pick made while they are summed, without the round's rows of raw
+        estimates and estimates, the per-cloud reach list and the pick's call. This cloud's
+        answers are kept per state of its two tables and time: a task asked again at the same
+        state and time (a decision that queued a task, or sent it elsewhere, changed neither) is
+        not quoted again. O(tasks x clouds), plus a quote per task not asked at this state yet;
+        tests run both ways, with the answers kept and asked anew."""
+        i = self.index
+        orders = rnd.orders
+        nbs = rnd.not_before
+        quotes = rnd.quotes
+        mine_nb = nbs[i]
+        alpha, gap = self.alpha, self._gap
+        tie = self.tie_order
+        later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
+        # a quote is a function of the task (its VMs, durations, input time and mode, fixed once
+        # it is ready), the two tables and the time: the answers of the last rounds at the same
+        # state and time are this round's for the tasks asked again
+        local = self.local
+        state = (local.table.version, local.hard.version, now)
+        kept = self._kept_answers
+        if kept is None or kept[0] != state or not self._keep_answers:
+            kept = self._kept_answers = (state, {})
+        answers = kept[1]
+        mine: list[float] = []
+        best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
+        best_e = best_r = INF
+        for k, o in enumerate(orders):
+            xfer, ex = o.xfer, o.exec
+            own = answers.get(o)
+            if own is None:
+                own = answers[o] = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
+            mine.append(own)
+            for c in tie:
+                if c == i:
+                    q, reach = own, now
+                else:
+                    q, reach = quotes[c][k], later
+                r = (reach if reach > q else q) + xfer[c] + ex[c]     # max(q, reach), first kept on a tie
+                e = r + alpha * gap[c] if alpha else r
+                if e < best_e:
+                    best_k, best_c, best_e, best_r = k, c, e, r
+        quotes[i] = mine
+        self._round = None
+        order = orders[best_k]
+        if best_e == INF:
+            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
+        self._send(order, best_c, best_r, nbs[best_c][best_k], quotes[best_c][best_k])
 
     def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
         """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""

@@ -65,7 +65,8 @@ def outcome(system) -> tuple:
 
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
-        plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True) -> tuple:
+        plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True,
+        estimates: bool = True, answers: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
@@ -77,11 +78,15 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
         if not alone:
             broker._alone = False
         if not fused:
-            broker._min_min = False         # a lone cloud's FDMMS round through its lists and _pick
+            broker._min_min = False         # FDMMS's list rounds through their lists and _pick
         if not one:
             broker._first_pick = False      # a one-task round through _decide's rows and _pick
         if batch is not None:
             broker.BATCH = batch            # FDMMS: rounds on arrays from this many ready tasks
+        if not estimates:
+            broker._keep_estimates = False  # FDMMS: every round on arrays sums every slot again
+        if not answers:
+            broker._keep_answers = False    # FDMMS: every list round quotes every task again
         if not keep:
             quote = broker._quote_snapshot
 
@@ -146,6 +151,29 @@ def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
 
 
+def test_a_list_round_of_several_tasks_picked_while_summed_gives_the_rounds_rows_and_pick():
+    # DagScheduler._decide_min_min against _decide's rows and FdmmsScheduler._pick (FDMMS's list
+    # rounds of several ready tasks), with and without feedback, on two and three clouds, with
+    # a fixed latency (a latency per pair of schedulers takes the general path)
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (3, 0.5)):
+                assert (run(seed, "fdmms", params, clouds, latency=latency, jobs=20)
+                        == run(seed, "fdmms", params, clouds, latency=latency, jobs=20, fused=False)), (params, seed)
+
+
+def test_fdmms_answers_kept_for_list_rounds_give_the_schedule_of_answers_made_anew():
+    # DagScheduler._decide_min_min's answers kept per state of the tables and time, against
+    # every task quoted again at every round, on two and three clouds (without latency most
+    # rounds of one time meet the same state), with and without feedback
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (3, 0.0), (3, 0.5)):
+                assert (run(seed, "fdmms", params, clouds, latency=latency, jobs=20)
+                        == run(seed, "fdmms", params, clouds, latency=latency, jobs=20, answers=False)), \
+                    (params, seed, clouds, latency)
+
+
 def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made_anew():
     # every round on arrays (BATCH 0), jobs submitted together to two or three clouds
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
@@ -174,6 +202,38 @@ def test_fdmms_answers_kept_for_a_mappable_set_give_the_schedule_of_answers_made
         broker._quote_snapshot = counted_snap
     system.run()
     assert 0 < slots["quoted"] < slots["asked"], slots
+
+
+def test_fdmms_estimates_kept_for_a_mappable_set_give_the_schedule_of_estimates_made_anew():
+    # DagScheduler._decide_snapshot's kept estimates (only the slots killed since set to
+    # infinity, the least looked for again only when it was killed) against every slot summed
+    # at every round: every round on arrays (BATCH 0), with and without feedback and latency,
+    # on two and three clouds
+    for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
+        for seed in range(6):
+            for clouds, latency in ((2, 0.0), (2, 0.5), (3, 0.0)):
+                got = run(seed, "fdmms", params, clouds, latency=latency, batch=0, jobs=20)
+                assert got == run(seed, "fdmms", params, clouds, latency=latency, batch=0, jobs=20,
+                                  estimates=False), (params, seed, clouds, latency)
+    # the shortcut is taken: no latency, every round at one time until a task ends
+    from cloudsim_py.brokers.dags import DagScheduler
+    system = build_dag_system(random_dags(0, jobs=20, clouds=1), clouds_of(2), policy="fdmms",
+                              overheads=Overheads(enactment_s=1.0), seed=0)
+    for broker in system.world.brokers:
+        broker.BATCH = 0
+    sums = {"rounds": 0, "kept": 0}
+    decide = DagScheduler._decide_snapshot
+
+    def counted(self, now, rnd):
+        before = {c: k.raw for c, k in self._kept_estimates.items()}
+        out = decide(self, now, rnd)
+        sums["rounds"] += 1
+        sums["kept"] += sum(before.get(c) is k.raw for c, k in self._kept_estimates.items())
+        return out
+    for broker in system.world.brokers:
+        broker._decide_snapshot = lambda now, rnd, broker=broker: counted(broker, now, rnd)
+    system.run()
+    assert 0 < sums["kept"] and sums["rounds"] > 0, sums
 
 
 def plan_fields(p: Plan) -> dict:
