@@ -49,7 +49,7 @@ from abc import abstractmethod
 from heapq import heapify, heappop, heappush
 from itertools import count
 from operator import attrgetter
-from typing import Any, Hashable, Iterator, Mapping, NamedTuple, Sequence
+from typing import Any, ClassVar, Hashable, Iterator, Literal, Mapping, NamedTuple, Sequence
 
 import attrs
 import numpy as np
@@ -486,6 +486,27 @@ class DagScheduler(CloudScheduler):
     ``ar_slack``: how much later than quoted (s) an AR task may still be reserved before it is
     rejected. The local discipline's options are those of the lease scheduler."""
 
+    #: how :meth:`_pick` chooses, declared so that a round can be decided while it is summed,
+    #: without the round's rows of estimates and the pick's call (:meth:`_decide_min_min`,
+    #: :meth:`_decide_alone`): ``"min-min"``, the first least estimate over the tasks in order,
+    #: each over the clouds in tie order (FDMMS); ``"first-task"``, the first task's least
+    #: estimate in tie order (FDLS: the same as min-min for a round of one task); ``None``, any
+    #: other rule, which every round asks through the rows and :meth:`_pick`. A subclass that
+    #: defines its own ``_pick`` without declaring its rule gets ``None``
+    #: (:meth:`__init_subclass__`), so a new policy is never decided by a rule it does not have.
+    pick_rule: ClassVar[Literal["min-min", "first-task"] | None] = None
+    #: whether :meth:`receive` may call the message handlers itself instead of
+    #: :meth:`on_message`; a subclass with its own ``on_message`` that does not declare this
+    #: gets ``False``, so its ``on_message`` hears every message
+    direct_messages: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "_pick" in cls.__dict__ and "pick_rule" not in cls.__dict__:
+            cls.pick_rule = None
+        if "on_message" in cls.__dict__ and "direct_messages" not in cls.__dict__:
+            cls.direct_messages = False
+
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, preemption: str = "suspend",
                  backfill: bool = True, migrate: bool = True, fill_gaps: bool = True,
                  ar_vms: str = "free-first") -> None:
@@ -541,15 +562,14 @@ class DagScheduler(CloudScheduler):
         self._alone = len(federation.clouds) == 1
         self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
                           Answer: self._on_answer, Done: self._on_done}
-        #: the handlers :meth:`receive` calls itself (none if a subclass has its own on_message)
-        self._direct = self._handlers if type(self).on_message is DagScheduler.on_message else {}
+        #: the handlers :meth:`receive` calls itself (none unless :attr:`direct_messages`)
+        self._direct = self._handlers if self.direct_messages else {}
         self._sim = self.dc.sim
-        #: the policy picks the first least estimate in tie order (:meth:`_decide_one` may decide
-        #: a round of one task for it)
-        self._first_pick = type(self)._pick in _FIRST_PICKS
-        #: the policy's pick is FDMMS's min-min (:meth:`_decide_alone` and :meth:`_decide_min_min`
-        #: pick while they quote)
-        self._min_min = type(self)._pick is FdmmsScheduler._pick
+        #: a round of one task is decided while it is summed (:meth:`_decide_min_min`; a test
+        #: turns it off to compare with the general path)
+        self._first_pick = self.pick_rule is not None
+        #: so is a list round of several tasks, and a lone cloud's (:meth:`_decide_alone`)
+        self._min_min = self.pick_rule == "min-min"
 
     def counters(self) -> Mapping[str, float]:
         out = dict(super().counters())
@@ -908,10 +928,7 @@ class DagScheduler(CloudScheduler):
             return
         i = self.index
         ask = self.local.quote              # quote_order, inlined
-        if len(rnd.orders) == 1 and self._first_pick and not callable(self._sim.latency):
-            self._decide_one(now, rnd, ask)
-            return
-        if self._min_min and not callable(self._sim.latency):
+        if (self._min_min or self._first_pick and len(rnd.orders) == 1) and not callable(self._sim.latency):
             self._decide_min_min(now, rnd, ask)
             return
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
@@ -934,40 +951,12 @@ class DagScheduler(CloudScheduler):
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
         self._send(order, c, raw[k][c], rnd.not_before[c][k], rnd.quotes[c][k])
 
-    def _decide_one(self, now: float, rnd: _Round, ask: Any) -> None:
-        """:meth:`_decide` of a round of one task (every FDLS round; FDMMS's with one ready
-        task) with a fixed latency, for a policy whose pick is the first least estimate in tie
-        order (FDLS's and FDMMS's ``_pick``): the same quote, the same sums in the same order
-        (``max(quote, reach) + transfer + execution``, then the feedback term), the same cloud,
-        without the round's rows, the per-cloud reach list and the pick's call. O(clouds); a
-        test runs both ways."""
-        i = self.index
-        o = rnd.orders[0]
-        xfer, ex = o.xfer, o.exec
-        mine = ask(o.vms[i], xfer[i] + ex[i], rnd.not_before[i][0], o.ar)
-        quotes = rnd.quotes
-        alpha, gap = self.alpha, self._gap
-        later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
-        best = -1
-        best_e = best_r = best_q = INF
-        for c in self.tie_order:
-            if c == i:
-                q, reach = mine, now
-            else:
-                q, reach = quotes[c][0], later
-            r = (reach if reach > q else q) + xfer[c] + ex[c]     # max(q, reach), first kept on a tie
-            e = r + alpha * gap[c] if alpha else r
-            if best < 0 or e < best_e:
-                best, best_e, best_r, best_q = c, e, r, q
-        self._round = None
-        if best_e == INF:
-            raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
-        self._send(o, best, best_r, rnd.not_before[best][0], best_q)
-
     def _decide_min_min(self, now: float, rnd: _Round, ask: Any) -> None:
-        """:meth:`_decide` of a list round of several tasks (FDMMS's while its mappable set is
-        small) with a fixed latency, for FDMMS's pick (the first least estimate over the tasks in
-        order, each over the clouds in tie order): this cloud's quotes asked in the same order,
+        """:meth:`_decide` of a list round with a fixed latency, for a policy whose pick is
+        min-min (FDMMS's list rounds, while its mappable set is small: the first least estimate
+        over the tasks in order, each over the clouds in tie order), or of a round of one task
+        for one whose pick is the first task's least estimate (every FDLS round; the same pick
+        for one task): this cloud's quotes asked in the same order,
         the same sums in the same order (``max(quote, reach) + transfer + execution``, then the
         feedback term), the pick made while they are summed, without the round's rows of raw
         estimates and estimates, the per-cloud reach list and the pick's call. This cloud's
@@ -986,20 +975,25 @@ class DagScheduler(CloudScheduler):
         # a quote is a function of the task (its VMs, durations, input time and mode, fixed once
         # it is ready), the two tables and the time: the answers of the last rounds at the same
         # state and time are this round's for the tasks asked again
-        local = self.local
-        state = (local.table.version, local.hard.version, now)
-        kept = self._kept_answers
-        if kept is None or kept[0] != state or not self._keep_answers:
-            kept = self._kept_answers = (state, {})
-        answers = kept[1]
+        # (a round of one task, every FDLS round, keeps nothing: it decides its one task)
+        answers: dict[TaskOrder, float] | None = None
+        if len(orders) > 1:
+            local = self.local
+            state = (local.table.version, local.hard.version, now)
+            kept = self._kept_answers
+            if kept is None or kept[0] != state or not self._keep_answers:
+                kept = self._kept_answers = (state, {})
+            answers = kept[1]
         mine: list[float] = []
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
         best_e = best_r = INF
         for k, o in enumerate(orders):
             xfer, ex = o.xfer, o.exec
-            own = answers.get(o)
+            own = answers.get(o) if answers is not None else None
             if own is None:
-                own = answers[o] = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
+                own = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
+                if answers is not None:
+                    answers[o] = own
             mine.append(own)
             for c in tie:
                 if c == i:
@@ -1205,6 +1199,8 @@ class FdlsScheduler(DagScheduler):
     waits while its top task is not ready (Algorithm 1, line 10), even if a later task is;
     ``strict=False``: the highest-priority ready task of the list goes instead."""
 
+    pick_rule = "first-task"
+
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, strict: bool = True,
                  preemption: str = "suspend", backfill: bool = True, migrate: bool = True,
                  fill_gaps: bool = True, ar_vms: str = "free-first") -> None:
@@ -1290,6 +1286,8 @@ class FdmmsScheduler(DagScheduler):
     Python step per task, so 10,000 tasks ready at once take 10,000 rounds of a few array
     operations each. With few ready tasks a round goes task by task, with the same result."""
 
+    pick_rule = "min-min"
+
     def join(self, federation: Federation, index: int) -> None:
         super().join(federation, index)
         self._set = ReadySet(len(federation.clouds))
@@ -1321,8 +1319,6 @@ class FdmmsScheduler(DagScheduler):
         return best[1], best[2]
 
 
-#: the picks that take a one-task round's first least estimate in tie order
-_FIRST_PICKS = (FdlsScheduler._pick, FdmmsScheduler._pick)
 
 
 def make_dag_scheduler(policy: str, params: Mapping[str, Any] | None = None) -> DagScheduler:

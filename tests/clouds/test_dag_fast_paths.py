@@ -135,8 +135,8 @@ def test_messages_posted_directly_give_the_schedule_of_broker_send():
 
 
 def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
-    # DagScheduler._decide_one against _decide's general path (FDLS's rounds, FDMMS's with one
-    # ready task), with and without feedback, on two and three clouds
+    # DagScheduler._decide_min_min for a round of one task (every FDLS round) against _decide's
+    # general path, with and without feedback, on two and three clouds
     for policy, params in POLICIES:
         for seed in range(4):
             for clouds, latency in ((2, 0.0), (3, 0.5)):
@@ -474,3 +474,37 @@ def test_input_times_taken_a_predecessor_at_a_time_are_those_of_the_loop_per_clo
         order = SimpleNamespace(run=SimpleNamespace(dag=dag), preds=preds)
         sched = SimpleNamespace(_f=SimpleNamespace(bw=bw))
         assert DagScheduler._not_before(sched, order) == per_cloud(order, bw)
+
+
+def test_fdls_and_fdmms_declare_the_pick_rules_their_picks_have():
+    from cloudsim_py.brokers.dags import FdlsScheduler, FdmmsScheduler
+    assert FdlsScheduler.pick_rule == "first-task"
+    assert FdmmsScheduler.pick_rule == "min-min"
+    assert FdlsScheduler.direct_messages and FdmmsScheduler.direct_messages
+
+
+def test_a_subclass_with_its_own_pick_is_decided_by_its_pick_unless_it_declares_a_rule():
+    from cloudsim_py.brokers.dags import FdmmsScheduler
+
+    class LastCloud(FdmmsScheduler):
+        def _pick(self, orders, efts):
+            return 0, len(efts[0]) - 1
+
+    class Declared(FdmmsScheduler):
+        pick_rule = "min-min"
+
+        def _pick(self, orders, efts):
+            return FdmmsScheduler._pick(self, orders, efts)
+
+    assert LastCloud.pick_rule is None
+    assert Declared.pick_rule == "min-min"
+
+
+def test_a_subclass_with_its_own_on_message_hears_every_message():
+    from cloudsim_py.brokers.dags import FdlsScheduler
+
+    class Listening(FdlsScheduler):
+        def on_message(self, message):
+            return super().on_message(message)
+
+    assert Listening.direct_messages is False
