@@ -88,7 +88,13 @@ class _Kept:
     (:meth:`SlotTable._all_free_again`, :meth:`SlotTable._bound_again`): VMs that alone rule
     out every earlier time (``witnesses``, of which ``need`` must be unchanged), the windows
     holding the answer that a later ``not_before`` could make too short (``(start, end)``), and
-    the VMs changed since it was last proved (``touched``, kept by :meth:`SlotTable._touch`)."""
+    the VMs changed since it was last proved (``touched``, kept by :meth:`SlotTable._touch`).
+
+    ``chain`` (all-free answers only): when no VM alone rules out every earlier time, the
+    times before the answer in consecutive pieces ``[previous end, end)``, each with the VMs
+    that rule it out (:meth:`SlotTable._all_free_from`); a piece's VMs that change leave it
+    (they may no longer rule it out), and the chain proves the answer while every piece not
+    over by ``not_before`` keeps one."""
 
     vms: Any                       #: the candidates as asked (the same object)
     members: frozenset[int] | None  #: the candidate ids (``None``: all)
@@ -98,6 +104,7 @@ class _Kept:
     need: int
     windows: set[tuple[float, float]] = attrs.Factory(set)
     touched: set[int] = attrs.Factory(set)
+    chain: list[tuple[float, set[int]]] = attrs.Factory(list)
 
 
 @attrs.define(slots=True, eq=False)
@@ -415,9 +422,10 @@ class SlotTable:
             found = self._all_free_from(cand, d, nb)
             if found is None:
                 return self.earliest_start(n, d, nb, vms)   # near BIG: the arrays' own arithmetic
-            t, witnesses, windows = found
+            t, witnesses, windows, chain = found
             if vms is None or isinstance(vms, tuple):
-                self._keep(key, _Kept(vms, None if vms is None else frozenset(cand), nb, t, witnesses, 1, windows))
+                self._keep(key, _Kept(vms, None if vms is None else frozenset(cand), nb, t, witnesses, 1, windows,
+                                      chain=chain))
             return t, tuple(cand)
         gapped = self._gapped(cand, d, nb)
         starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
@@ -546,14 +554,18 @@ class SlotTable:
             shared.setdefault(tuple(busy[v]), []).append(v)
         return shared
 
-    def _all_free_from(self, cand: Sequence[int], duration: float,
-                       not_before: float) -> tuple[float, set[int], set[tuple[float, float]]] | None:
+    def _all_free_from(self, cand: Sequence[int], duration: float, not_before: float
+                       ) -> tuple[float, set[int], set[tuple[float, float]], list[tuple[float, set[int]]]] | None:
         """The earliest start ``t >= not_before`` at which every candidate is free for
         ``duration`` (:meth:`earliest_start` with ``n`` all the candidates), or ``None`` near
         :data:`BIG`; with what proves it again later (:class:`_Kept`): the VMs that alone rule
         out every earlier time (one window that can hold the duration, from ``t``; or a first
-        such window from ``t``) and the windows holding ``[t, t + duration)`` that begin before
-        ``t`` and end before BIG.
+        such window from ``t``), the windows holding ``[t, t + duration)`` that begin before
+        ``t`` and end before BIG, and, when ``t`` was moved by a booking list's window, the chain
+        of the times it passed (``[not_before, t0)`` ruled out by the VMs whose one window begins
+        at ``t0``, the latest last end; each move from ``t`` to a window's start ``lo`` by that
+        list's VMs: its earlier windows end before ``t + duration``, so none of them holds an
+        interval from ``[t, lo)``).
 
         There the count of :meth:`earliest_start` reaches ``n`` exactly when every candidate
         has a window that can hold the duration and holds ``[t, t + duration)`` (a VM holds at
@@ -568,18 +580,21 @@ class SlotTable:
         t = last if last > nb else nb
         shared = self._shared(self._gapped(cand, d, nb))
         lists = [_gap_windows(key, d, nb) for key in shared]
+        t0 = t
+        moves: list[tuple[float, list[int]]] = []
         holding: list[tuple[float, float]] = []
         moved = True
         while moved:
             moved = False
             holding.clear()
-            for windows in lists:
+            for windows, owners in zip(lists, shared.values()):
                 end = t + d
                 for lo, hi in windows:
                     if hi >= end:
                         if lo > t:
                             t = lo
                             moved = True
+                            moves.append((lo, owners))
                         holding.append((lo, hi))
                         break
                 else:
@@ -590,22 +605,33 @@ class SlotTable:
         for windows, owners in zip(lists, shared.values()):
             if windows[0][0] == t:
                 witnesses.update(owners)
-        return t, witnesses, {(lo, hi) for lo, hi in holding if lo < t and hi < BIG}
+        chain: list[tuple[float, set[int]]] = []
+        if moves and not witnesses:
+            if t0 > nb:
+                chain.append((t0, self._witnesses(cand, t0, d, nb)))
+            chain += [(lo, set(owners)) for lo, owners in moves]
+        return t, witnesses, {(lo, hi) for lo, hi in holding if lo < t and hi < BIG}, chain
 
     def _all_free_again(self, kept: _Kept, duration: float, not_before: float) -> float | None:
         """:meth:`_all_free_from`'s kept answer ``t`` if it still holds at ``not_before``, else
         ``None``: ``not_before`` between the last proof and ``t``; a witness unchanged (so no
-        earlier time, a later ``not_before`` only shortening windows), or else one found now
-        (:meth:`_witnesses`, O(V)); each kept window still long enough from ``not_before``; and
-        every candidate changed since holding ``[t, t + duration)`` (:meth:`_holding`). Then it
-        is proved again from here: the changed VMs' windows kept, the witnesses those unchanged
-        or found now. O(c K + kept windows) for ``c`` VMs changed, O(V) more for new witnesses."""
+        earlier time, a later ``not_before`` only shortening windows), or an unchanged VM left in
+        each piece of the kept chain not over by ``not_before`` (the same argument piece by
+        piece), or else a witness found now (:meth:`_witnesses`, O(V)); each kept window still
+        long enough from ``not_before``; and every candidate changed since holding ``[t, t +
+        duration)`` (:meth:`_holding`). Then it is proved again from here: the changed VMs'
+        windows kept, the witnesses and the chain's VMs those unchanged (or the witnesses found
+        now). O(c K + kept windows + c per piece of the chain) for ``c`` VMs changed, O(V) more
+        for new witnesses."""
         t, d, nb = kept.value, duration, not_before
         if not kept.not_before <= nb <= t:
             return None
         touched = kept.touched
         witnesses = kept.witnesses - touched
-        if nb < t and not witnesses:
+        chain = kept.chain
+        for _, owners in chain:                 # (a VM changed may no longer rule its piece out)
+            owners -= touched
+        if nb < t and not witnesses and not (chain and all([owners for end, owners in chain if end > nb])):
             witnesses = self._witnesses(range(self.n_vms) if kept.members is None else kept.members, t, d, nb)
             if not witnesses:
                 return None
