@@ -42,7 +42,7 @@ Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windo
 of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest_start``
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
-with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``
+with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log V), ``free_vms``
 O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
 ``longest_gap`` O(V), ``horizon`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
 ``overlapping`` O(V log K + output).
@@ -50,8 +50,8 @@ O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
 
 from __future__ import annotations
 
-import heapq
 import math
+import sys
 from bisect import bisect_left, bisect_right
 from itertools import compress, islice, repeat
 from operator import attrgetter, ge, lt
@@ -66,6 +66,8 @@ from ..errors import CapacityError
 BIG = 1.0e300
 #: below this, a window start plus a duration is far from BIG (its arithmetic is plain)
 _HUGE = 1.0e299
+#: a booking's place on a VM "after its last booking", beyond any list's length (reserve)
+_AFTER = sys.maxsize
 
 
 @attrs.frozen(slots=True)
@@ -464,7 +466,7 @@ class SlotTable:
         (``len(candidates) - n + 1``); ``not_before`` if there are fewer such VMs, or near
         :data:`BIG`. Before it those ``k`` VMs are all busy, so fewer than ``n`` are free. For
         a caller that needs the answer only if it is early enough (a second way to run the
-        head, :meth:`BackfillQueue._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
+        head, :meth:`BackfillQueue._hold`). O(V) for :meth:`_plain_ends`, O(V log V) in C for the ``k``
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
         (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
@@ -493,10 +495,11 @@ class SlotTable:
         elif not max(max(self._le), nb) + d < _HUGE:
             return nb
         else:
-            latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
-            if len(latest) < k:
+            ends = self._plain_ends(cand, d, nb)
+            if len(ends) < k:
                 return nb
-            bound = latest[-1]
+            ends.sort()                         # (in C: fewer steps than a heap of the k latest)
+            bound = ends[-k]
             fs, ig, le = self._fs, self._ig, self._le
             if keep:
                 witnesses = {v for v in cand if le[v] >= bound and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
@@ -641,8 +644,8 @@ class SlotTable:
         members = kept.members
         fs, ig, le = self._fs, self._ig, self._le
         fresh = []
-        for v in [v for v in touched if (members is None or v in members)      # not one window ending by t
-                  and not (le[v] <= t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG))]:
+        for v in [v for v in (touched if members is None else touched & members)  # not one window ending by t
+                  if not (le[v] <= t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG))]:
             w = self._holding(v, t, d, nb)
             if w is None:
                 return None
@@ -664,17 +667,25 @@ class SlotTable:
     def _holding(self, v: int, t: float, duration: float, not_before: float) -> tuple[float, float] | None:
         """VM ``v``'s window that can hold ``duration`` from ``not_before`` and holds ``[t, t +
         duration)``, as ``(start, end)``, or ``None``; for ``t + duration`` below ``_HUGE``.
-        O(1) for a VM with one such window, else O(K)."""
+        O(1) for a VM with one such window, else O(K): the windows of :func:`_gap_windows` looked
+        at in turn without the list, up to the first that begins after ``t`` (every later one
+        does too)."""
         d, nb = duration, not_before
         fs, ig, le = self._fs, self._ig, self._le
         if ig[v] < d and (fs[v] - nb < d or fs[v] == BIG):
             e = le[v]
             return ((e if e > nb else nb), BIG) if e <= t else None
         end = t + d
-        for lo, hi in _gap_windows(self._busy[v], d, nb):
-            if lo <= t and hi >= end:
-                return lo, hi
-        return None
+        lo = -BIG
+        for s, e, _ in self._busy[v]:
+            a = lo if lo > nb else nb
+            if a > t:
+                return None
+            if s - a >= d and s >= end:
+                return a, s
+            lo = e
+        a = lo if lo > nb else nb
+        return (a, BIG) if a <= t and BIG - a >= d and BIG >= end else None
 
     def _starts_ends(self, cand: Sequence[int], gapped: list[int], duration: float,
                      not_before: float) -> tuple[list[float], list[float], int, dict[int, list[tuple[float, float]]]]:
@@ -943,18 +954,22 @@ class SlotTable:
         entry = (start, end, seq)
         busy = self._busy
         le = self._le
-        at = []
-        for v in vm_list:                       # where it goes on each VM, and whether it fits
-            row = busy[v]
-            if le[v] <= start:                  # after every booking (none begins at start)
-                at.append(len(row))
-                continue
-            i = bisect_left(row, entry)
-            if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
-                other = self.overlapping(start, end, [v])[0]
-                raise CapacityError(f"slot table: reservation {rid!r} [{start:g}, {end:g}) on VM {v} overlaps "
-                                    f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
-            at.append(i)
+        at: Iterable[int]
+        if max(map(le.__getitem__, vm_list)) <= start:
+            at = repeat(_AFTER)                 # after every VM's last booking (a start now): one C max
+        else:
+            at = []
+            for v in vm_list:                   # where it goes on each VM, and whether it fits
+                row = busy[v]
+                if le[v] <= start:              # after every booking (none begins at start)
+                    at.append(len(row))
+                    continue
+                i = bisect_left(row, entry)
+                if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
+                    other = self.overlapping(start, end, [v])[0]
+                    raise CapacityError(f"slot table: reservation {rid!r} [{start:g}, {end:g}) on VM {v} overlaps "
+                                        f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
+                at.append(i)
         self._next += 1
         res = Reservation(rid, tuple(vm_list), start, end)
         fs, fe, ss, ig, ff = self._fs, self._fe, self._ss, self._ig, self._ff

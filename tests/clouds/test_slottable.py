@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.clouds.slottable import BIG, Reservation, SlotTable
+from cloudsim_py.clouds.slottable import BIG, Reservation, SlotTable, _gap_windows
 
 
 # -- hand cases -------------------------------------------------------------------------------
@@ -562,3 +562,18 @@ def test_a_kept_all_free_answer_is_exact_after_changes_inside_and_outside_its_ch
                 brute.res[rid] = (on, start, start + 3)
         nb += later
         assert table.earliest_start_lists(n, d, nb, vms) == brute.earliest(n, d, nb, list(vms))
+
+
+@settings(max_examples=300, deadline=None)
+@given(bookings=st.lists(st.tuples(st.integers(0, 60), st.integers(1, 12)), max_size=6),
+       t=st.integers(0, 80), d=st.integers(1, 20), nb=st.integers(0, 40))
+def test_holding_gives_the_first_window_of_the_listed_ones_that_holds_the_interval(bookings, t, d, nb):
+    # SlotTable._holding looks at the windows in turn without listing them (and stops at the
+    # first beginning after t): the same window as the first of _gap_windows's that holds it
+    table = SlotTable(1)
+    for i, (start, length) in enumerate(bookings):
+        if not any(s < start + length and start < e for s, e, _ in table._busy[0]):
+            table.reserve(i, [0], start, start + length)
+    t = max(t, nb)
+    want = next(((lo, hi) for lo, hi in _gap_windows(table._busy[0], d, nb) if lo <= t and hi >= t + d), None)
+    assert table._holding(0, t, d, nb) == want
