@@ -146,7 +146,7 @@ class SlotTable:
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
                  "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed",
-                 "_floor", "_fe_lo")
+                 "_floor", "_fe_lo", "_fm_lo")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -182,6 +182,9 @@ class SlotTable:
         self._fm: dict[int, float] = {}
         self._fm_t = math.inf
         self._fm_changed: set[int] = set()
+        #: at most the earliest value of _fm (a free VM's first booking's start): lowered when
+        #: one comes in, made exact when it is not after the time asked
+        self._fm_lo = -BIG
         #: the last answer of earliest_start_lists for fewer VMs than its candidates, a floor of
         #: the same question's answers at later states (:class:`_Floor`, :meth:`start_bound`)
         self._floor: _Floor | None = None
@@ -813,8 +816,8 @@ class SlotTable:
         and at a later ``t`` loses the ones whose first booking has begun.
 
         O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
-        in C when ``t`` moved on (the earliest start among the ``F`` free VMs; a scan of them
-        when it has begun), O(F log F) when a VM joined below the highest id (the dict made
+        in C when ``t`` moved past a kept lower bound of the earliest start among the ``F``
+        free VMs (that start; a scan of them when it has begun), O(F log F) when a VM joined below the highest id (the dict made
         again in id order, its values read from the first starts);
         O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
@@ -829,8 +832,10 @@ class SlotTable:
             self._fm = fm = {v: fs[v] for v in ids}
             changed.clear()
             self._fm_t = t
+            self._fm_lo = -BIG
             return fm
         fm = self._fm
+        lo = self._fm_lo
         joined = False
         if changed:
             last = next(reversed(fm), -1)       # the highest id (fm is in id order)
@@ -842,14 +847,20 @@ class SlotTable:
                             joined = True
                         last = v
                     fm[v] = f
+                    if f < lo:
+                        lo = f
                 else:
                     fm.pop(v, None)
             changed.clear()
         if t > self._fm_t:
-            if fm and min(fm.values()) <= t:    # a first booking of a free VM has begun
-                for v in [v for v, f in fm.items() if f <= t]:
-                    del fm[v]
+            if lo <= t:                         # (else no first booking of a free VM has begun)
+                lo = min(fm.values(), default=BIG)
+                if lo <= t:                     # a first booking of a free VM has begun
+                    for v in [v for v, f in fm.items() if f <= t]:
+                        del fm[v]
+                    lo = min(fm.values(), default=BIG)
             self._fm_t = t
+        self._fm_lo = lo
         if joined:                              # (its values are the first starts)
             self._fm = fm = {v: fs[v] for v in sorted(fm)}
         return fm
