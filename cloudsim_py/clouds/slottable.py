@@ -817,9 +817,9 @@ class SlotTable:
 
         O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
         in C when ``t`` moved past a kept lower bound of the earliest start among the ``F``
-        free VMs (that start; a scan of them when it has begun), O(F log F) when a VM joined below the highest id (the dict made
-        again in id order, its values read from the first starts);
-        O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
+        free VMs (that start; a scan of them when it has begun), O(F log F) when a VM joined
+        below the highest id (the dict made again in id order, its values read from the first
+        starts); O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
         if self._fe_lo <= t:
             self._fe_lo = lo = min(self._fe)
