@@ -67,6 +67,7 @@ from ..logs import logger
 from ..workload.dag_task import TaskJob
 from ..workload.job import Job, JobState
 from ..workload.lease import LeaseMode
+from ..workload.lease_job import LeaseJob
 from .backfill_queue import BackfillQueue
 from .cloud import CloudSpec
 from .haizea_queue import AggressiveQueue
@@ -188,12 +189,15 @@ class LocalCloud:
     def plan(self, job: Job, ready_at: float | None = None) -> Plan:
         """A plan for ``job`` (a lease, a DAG task or a rigid job, which is a best-effort lease),
         not yet admitted: its overheads on this cloud, its queue place. A DAG task (the one
-        description a DAG scheduler submits, one per task sent here) is read field by field; any
-        other description through the probing of the fields a lease may lack (the same plan: a
-        test compares the two on random tasks)."""
+        description a DAG scheduler submits, one per task sent here) and a lease
+        (:class:`LeaseJob`) are read field by field; any other description through the probing
+        of the fields a lease may lack (the same plan: tests compare the two on random tasks and
+        leases)."""
         desc: Any = job.desc
         if type(desc) is TaskJob and ready_at is None:
             return self.plan_task(job, desc)
+        if type(desc) is LeaseJob:
+            return self._plan_lease(job, desc, ready_at)
         return self._plan_probed(job, ready_at)
 
     def _plan_probed(self, job: Job, ready_at: float | None = None) -> Plan:
@@ -206,6 +210,16 @@ class LocalCloud:
         return self._new_plan(job, getattr(desc, "image_mb", 0.0), getattr(desc, "memory_mb", 0.0),
                               desc.submit_time, hard, float(desc.runtime_estimate), nb, mode,
                               getattr(desc, "start", None), float(getattr(desc, "carved", 0.0)))
+
+    def _plan_lease(self, job: Job, desc: LeaseJob, ready_at: float | None = None) -> Plan:
+        """:meth:`plan` of a lease (a trace's row, an injected AR): every field the probing of
+        :meth:`_plan_probed` looks for is one of :class:`LeaseJob`'s, so each is read directly (the
+        same plan: a test compares the two on random leases). O(1)."""
+        mode = desc.mode
+        hard = not (mode is BEST_EFFORT and desc.preemptible)
+        nb = float(desc.not_before) if ready_at is None else float(ready_at)
+        return self._new_plan(job, desc.image_mb, desc.memory_mb, desc.submit_time, hard,
+                              float(desc.runtime_estimate), nb, mode, desc.start, float(desc.carved))
 
     def plan_task(self, job: Job, desc: TaskJob) -> Plan:
         """:meth:`plan` of a DAG task: its mode, image and memory are fields (no probing), it is

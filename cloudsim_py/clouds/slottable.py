@@ -42,7 +42,7 @@ Complexity (``V`` VMs, ``K`` bookings on the busiest VM, ``W = V (K + 1)`` windo
 of a reservation, ``c`` VMs changed since the arrays were last read): ``earliest_start``
 O(c K + W log W) in numpy (sorting the windows that can hold the duration),
 ``earliest_start_lists`` O(V log V) in C-level list operations plus O(g K) for the ``g`` VMs
-with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log n), ``free_vms``
+with long gaps (O(c) when a kept answer still holds), ``start_bound`` O(V log V), ``free_vms``
 O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
 ``longest_gap`` O(V), ``horizon`` O(V log V), ``reserve``, ``release``, ``shorten`` O(k K),
 ``overlapping`` O(V log K + output).
@@ -50,8 +50,8 @@ O(c K + W), ``free_lists`` (and ``free_until``) O(V) from the summaries,
 
 from __future__ import annotations
 
-import heapq
 import math
+import sys
 from bisect import bisect_left, bisect_right
 from itertools import compress, islice, repeat
 from operator import attrgetter, ge, lt
@@ -66,6 +66,8 @@ from ..errors import CapacityError
 BIG = 1.0e300
 #: below this, a window start plus a duration is far from BIG (its arithmetic is plain)
 _HUGE = 1.0e299
+#: a booking's place on a VM "after its last booking", beyond any list's length (reserve)
+_AFTER = sys.maxsize
 
 
 @attrs.frozen(slots=True)
@@ -88,7 +90,13 @@ class _Kept:
     (:meth:`SlotTable._all_free_again`, :meth:`SlotTable._bound_again`): VMs that alone rule
     out every earlier time (``witnesses``, of which ``need`` must be unchanged), the windows
     holding the answer that a later ``not_before`` could make too short (``(start, end)``), and
-    the VMs changed since it was last proved (``touched``, kept by :meth:`SlotTable._touch`)."""
+    the VMs changed since it was last proved (``touched``, kept by :meth:`SlotTable._touch`).
+
+    ``chain`` (all-free answers only): when no VM alone rules out every earlier time, the
+    times before the answer in consecutive pieces ``[previous end, end)``, each with the VMs
+    that rule it out (:meth:`SlotTable._all_free_from`); a piece's VMs that change leave it
+    (they may no longer rule it out), and the chain proves the answer while every piece not
+    over by ``not_before`` keeps one."""
 
     vms: Any                       #: the candidates as asked (the same object)
     members: frozenset[int] | None  #: the candidate ids (``None``: all)
@@ -98,6 +106,7 @@ class _Kept:
     need: int
     windows: set[tuple[float, float]] = attrs.Factory(set)
     touched: set[int] = attrs.Factory(set)
+    chain: list[tuple[float, set[int]]] = attrs.Factory(list)
 
 
 @attrs.define(slots=True, eq=False)
@@ -137,7 +146,7 @@ class SlotTable:
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
                  "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed",
-                 "_floor", "_fe_lo")
+                 "_floor", "_fe_lo", "_fm_lo")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -173,6 +182,9 @@ class SlotTable:
         self._fm: dict[int, float] = {}
         self._fm_t = math.inf
         self._fm_changed: set[int] = set()
+        #: at most the earliest value of _fm (a free VM's first booking's start): lowered when
+        #: one comes in, made exact when it is not after the time asked
+        self._fm_lo = -BIG
         #: the last answer of earliest_start_lists for fewer VMs than its candidates, a floor of
         #: the same question's answers at later states (:class:`_Floor`, :meth:`start_bound`)
         self._floor: _Floor | None = None
@@ -415,9 +427,10 @@ class SlotTable:
             found = self._all_free_from(cand, d, nb)
             if found is None:
                 return self.earliest_start(n, d, nb, vms)   # near BIG: the arrays' own arithmetic
-            t, witnesses, windows = found
+            t, witnesses, windows, chain = found
             if vms is None or isinstance(vms, tuple):
-                self._keep(key, _Kept(vms, None if vms is None else frozenset(cand), nb, t, witnesses, 1, windows))
+                self._keep(key, _Kept(vms, None if vms is None else frozenset(cand), nb, t, witnesses, 1, windows,
+                                      chain=chain))
             return t, tuple(cand)
         gapped = self._gapped(cand, d, nb)
         starts, ends, big, gaps = self._starts_ends(cand, gapped, d, nb)
@@ -456,7 +469,7 @@ class SlotTable:
         (``len(candidates) - n + 1``); ``not_before`` if there are fewer such VMs, or near
         :data:`BIG`. Before it those ``k`` VMs are all busy, so fewer than ``n`` are free. For
         a caller that needs the answer only if it is early enough (a second way to run the
-        head, :meth:`BackfillQueue._hold`). O(V) for :meth:`_plain_ends`, O(V log k) for the ``k``
+        head, :meth:`BackfillQueue._hold`). O(V) for :meth:`_plain_ends`, O(V log V) in C for the ``k``
         latest ends. The bound is kept for the same question (candidates ``None`` or the same
         tuple, ``n``, duration) and given again while ``k`` of those VMs are unchanged
         (:meth:`_bound_again`, O(VMs changed), before the O(V) look at the last ends that only
@@ -485,10 +498,11 @@ class SlotTable:
         elif not max(max(self._le), nb) + d < _HUGE:
             return nb
         else:
-            latest = heapq.nlargest(k, self._plain_ends(cand, d, nb))
-            if len(latest) < k:
+            ends = self._plain_ends(cand, d, nb)
+            if len(ends) < k:
                 return nb
-            bound = latest[-1]
+            ends.sort()                         # (in C: fewer steps than a heap of the k latest)
+            bound = ends[-k]
             fs, ig, le = self._fs, self._ig, self._le
             if keep:
                 witnesses = {v for v in cand if le[v] >= bound and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG)}
@@ -546,14 +560,18 @@ class SlotTable:
             shared.setdefault(tuple(busy[v]), []).append(v)
         return shared
 
-    def _all_free_from(self, cand: Sequence[int], duration: float,
-                       not_before: float) -> tuple[float, set[int], set[tuple[float, float]]] | None:
+    def _all_free_from(self, cand: Sequence[int], duration: float, not_before: float
+                       ) -> tuple[float, set[int], set[tuple[float, float]], list[tuple[float, set[int]]]] | None:
         """The earliest start ``t >= not_before`` at which every candidate is free for
         ``duration`` (:meth:`earliest_start` with ``n`` all the candidates), or ``None`` near
         :data:`BIG`; with what proves it again later (:class:`_Kept`): the VMs that alone rule
         out every earlier time (one window that can hold the duration, from ``t``; or a first
-        such window from ``t``) and the windows holding ``[t, t + duration)`` that begin before
-        ``t`` and end before BIG.
+        such window from ``t``), the windows holding ``[t, t + duration)`` that begin before
+        ``t`` and end before BIG, and, when ``t`` was moved by a booking list's window, the chain
+        of the times it passed (``[not_before, t0)`` ruled out by the VMs whose one window begins
+        at ``t0``, the latest last end; each move from ``t`` to a window's start ``lo`` by that
+        list's VMs: its earlier windows end before ``t + duration``, so none of them holds an
+        interval from ``[t, lo)``).
 
         There the count of :meth:`earliest_start` reaches ``n`` exactly when every candidate
         has a window that can hold the duration and holds ``[t, t + duration)`` (a VM holds at
@@ -568,18 +586,21 @@ class SlotTable:
         t = last if last > nb else nb
         shared = self._shared(self._gapped(cand, d, nb))
         lists = [_gap_windows(key, d, nb) for key in shared]
+        t0 = t
+        moves: list[tuple[float, list[int]]] = []
         holding: list[tuple[float, float]] = []
         moved = True
         while moved:
             moved = False
             holding.clear()
-            for windows in lists:
+            for windows, owners in zip(lists, shared.values()):
                 end = t + d
                 for lo, hi in windows:
                     if hi >= end:
                         if lo > t:
                             t = lo
                             moved = True
+                            moves.append((lo, owners))
                         holding.append((lo, hi))
                         break
                 else:
@@ -590,22 +611,33 @@ class SlotTable:
         for windows, owners in zip(lists, shared.values()):
             if windows[0][0] == t:
                 witnesses.update(owners)
-        return t, witnesses, {(lo, hi) for lo, hi in holding if lo < t and hi < BIG}
+        chain: list[tuple[float, set[int]]] = []
+        if moves and not witnesses:
+            if t0 > nb:
+                chain.append((t0, self._witnesses(cand, t0, d, nb)))
+            chain += [(lo, set(owners)) for lo, owners in moves]
+        return t, witnesses, {(lo, hi) for lo, hi in holding if lo < t and hi < BIG}, chain
 
     def _all_free_again(self, kept: _Kept, duration: float, not_before: float) -> float | None:
         """:meth:`_all_free_from`'s kept answer ``t`` if it still holds at ``not_before``, else
         ``None``: ``not_before`` between the last proof and ``t``; a witness unchanged (so no
-        earlier time, a later ``not_before`` only shortening windows), or else one found now
-        (:meth:`_witnesses`, O(V)); each kept window still long enough from ``not_before``; and
-        every candidate changed since holding ``[t, t + duration)`` (:meth:`_holding`). Then it
-        is proved again from here: the changed VMs' windows kept, the witnesses those unchanged
-        or found now. O(c K + kept windows) for ``c`` VMs changed, O(V) more for new witnesses."""
+        earlier time, a later ``not_before`` only shortening windows), or an unchanged VM left in
+        each piece of the kept chain not over by ``not_before`` (the same argument piece by
+        piece), or else a witness found now (:meth:`_witnesses`, O(V)); each kept window still
+        long enough from ``not_before``; and every candidate changed since holding ``[t, t +
+        duration)`` (:meth:`_holding`). Then it is proved again from here: the changed VMs'
+        windows kept, the witnesses and the chain's VMs those unchanged (or the witnesses found
+        now). O(c K + kept windows + c per piece of the chain) for ``c`` VMs changed, O(V) more
+        for new witnesses."""
         t, d, nb = kept.value, duration, not_before
         if not kept.not_before <= nb <= t:
             return None
         touched = kept.touched
         witnesses = kept.witnesses - touched
-        if nb < t and not witnesses:
+        chain = kept.chain
+        for _, owners in chain:                 # (a VM changed may no longer rule its piece out)
+            owners -= touched
+        if nb < t and not witnesses and not (chain and all([owners for end, owners in chain if end > nb])):
             witnesses = self._witnesses(range(self.n_vms) if kept.members is None else kept.members, t, d, nb)
             if not witnesses:
                 return None
@@ -615,8 +647,8 @@ class SlotTable:
         members = kept.members
         fs, ig, le = self._fs, self._ig, self._le
         fresh = []
-        for v in [v for v in touched if (members is None or v in members)      # not one window ending by t
-                  and not (le[v] <= t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG))]:
+        for v in [v for v in (touched if members is None else touched & members)  # not one window ending by t
+                  if not (le[v] <= t and ig[v] < d and (fs[v] - nb < d or fs[v] == BIG))]:
             w = self._holding(v, t, d, nb)
             if w is None:
                 return None
@@ -638,17 +670,25 @@ class SlotTable:
     def _holding(self, v: int, t: float, duration: float, not_before: float) -> tuple[float, float] | None:
         """VM ``v``'s window that can hold ``duration`` from ``not_before`` and holds ``[t, t +
         duration)``, as ``(start, end)``, or ``None``; for ``t + duration`` below ``_HUGE``.
-        O(1) for a VM with one such window, else O(K)."""
+        O(1) for a VM with one such window, else O(K): the windows of :func:`_gap_windows` looked
+        at in turn without the list, up to the first that begins after ``t`` (every later one
+        does too)."""
         d, nb = duration, not_before
         fs, ig, le = self._fs, self._ig, self._le
         if ig[v] < d and (fs[v] - nb < d or fs[v] == BIG):
             e = le[v]
             return ((e if e > nb else nb), BIG) if e <= t else None
         end = t + d
-        for lo, hi in _gap_windows(self._busy[v], d, nb):
-            if lo <= t and hi >= end:
-                return lo, hi
-        return None
+        lo = -BIG
+        for s, e, _ in self._busy[v]:
+            a = lo if lo > nb else nb
+            if a > t:
+                return None
+            if s - a >= d and s >= end:
+                return a, s
+            lo = e
+        a = lo if lo > nb else nb
+        return (a, BIG) if a <= t and BIG - a >= d and BIG >= end else None
 
     def _starts_ends(self, cand: Sequence[int], gapped: list[int], duration: float,
                      not_before: float) -> tuple[list[float], list[float], int, dict[int, list[tuple[float, float]]]]:
@@ -776,10 +816,10 @@ class SlotTable:
         and at a later ``t`` loses the ones whose first booking has begun.
 
         O(V) in C for the check of the first ends; O(c) for the ``c`` VMs changed since, O(F)
-        in C when ``t`` moved on (the earliest start among the ``F`` free VMs; a scan of them
-        when it has begun), O(F log F) when a VM joined below the highest id (the dict made
-        again in id order, its values read from the first starts);
-        O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
+        in C when ``t`` moved past a kept lower bound of the earliest start among the ``F``
+        free VMs (that start; a scan of them when it has begun), O(F log F) when a VM joined
+        below the highest id (the dict made again in id order, its values read from the first
+        starts); O(V) in C (as :meth:`free_lists`) at a time before the last one's. The dict is the
         table's own: copy it to change it."""
         if self._fe_lo <= t:
             self._fe_lo = lo = min(self._fe)
@@ -792,8 +832,10 @@ class SlotTable:
             self._fm = fm = {v: fs[v] for v in ids}
             changed.clear()
             self._fm_t = t
+            self._fm_lo = -BIG
             return fm
         fm = self._fm
+        lo = self._fm_lo
         joined = False
         if changed:
             last = next(reversed(fm), -1)       # the highest id (fm is in id order)
@@ -805,14 +847,20 @@ class SlotTable:
                             joined = True
                         last = v
                     fm[v] = f
+                    if f < lo:
+                        lo = f
                 else:
                     fm.pop(v, None)
             changed.clear()
         if t > self._fm_t:
-            if fm and min(fm.values()) <= t:    # a first booking of a free VM has begun
-                for v in [v for v, f in fm.items() if f <= t]:
-                    del fm[v]
+            if lo <= t:                         # (else no first booking of a free VM has begun)
+                lo = min(fm.values(), default=BIG)
+                if lo <= t:                     # a first booking of a free VM has begun
+                    for v in [v for v, f in fm.items() if f <= t]:
+                        del fm[v]
+                    lo = min(fm.values(), default=BIG)
             self._fm_t = t
+        self._fm_lo = lo
         if joined:                              # (its values are the first starts)
             self._fm = fm = {v: fs[v] for v in sorted(fm)}
         return fm
@@ -917,18 +965,22 @@ class SlotTable:
         entry = (start, end, seq)
         busy = self._busy
         le = self._le
-        at = []
-        for v in vm_list:                       # where it goes on each VM, and whether it fits
-            row = busy[v]
-            if le[v] <= start:                  # after every booking (none begins at start)
-                at.append(len(row))
-                continue
-            i = bisect_left(row, entry)
-            if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
-                other = self.overlapping(start, end, [v])[0]
-                raise CapacityError(f"slot table: reservation {rid!r} [{start:g}, {end:g}) on VM {v} overlaps "
-                                    f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
-            at.append(i)
+        at: Iterable[int]
+        if max(map(le.__getitem__, vm_list)) <= start:
+            at = repeat(_AFTER)                 # after every VM's last booking (a start now): one C max
+        else:
+            at = []
+            for v in vm_list:                   # where it goes on each VM, and whether it fits
+                row = busy[v]
+                if le[v] <= start:              # after every booking (none begins at start)
+                    at.append(len(row))
+                    continue
+                i = bisect_left(row, entry)
+                if (i > 0 and row[i - 1][1] > start) or (i < len(row) and row[i][0] < end):
+                    other = self.overlapping(start, end, [v])[0]
+                    raise CapacityError(f"slot table: reservation {rid!r} [{start:g}, {end:g}) on VM {v} overlaps "
+                                        f"reservation {other.id!r} [{other.start:g}, {other.end:g})")
+                at.append(i)
         self._next += 1
         res = Reservation(rid, tuple(vm_list), start, end)
         fs, fe, ss, ig, ff = self._fs, self._fe, self._ss, self._ig, self._ff

@@ -13,14 +13,18 @@ from __future__ import annotations
 import random
 from bisect import bisect_left
 
+import attrs
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.clouds.backfill_queue import BackfillQueue
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.slottable import SlotTable
 from cloudsim_py.clouds.vmtypes import VMType
 from cloudsim_py.systems.clouds import build_lease_cloud
+from cloudsim_py.workload.job import Job
 from cloudsim_py.workload.lease import LeaseMode, LeaseRequest
+from cloudsim_py.workload.lease_job import LeaseJob
 
 VM = VMType("node", cpus=1, memory_mb=1024, disk_mb=0, bandwidth_mbps=128)
 
@@ -101,3 +105,25 @@ def test_the_lease_pass_with_its_shortcuts_gives_the_plain_pass_schedule(monkeyp
         plain = outcome(leases, n_vms, params)
     assert fast == plain
     assert fast[0]
+
+
+def plan_fields(p) -> dict:
+    out = {f.name: getattr(p, f.name) for f in attrs.fields(type(p)) if f.name not in ("key", "arrival")}
+    out["submit"] = (p.key[0], p.arrival[0])
+    return out
+
+
+@given(st.integers(1, 4), st.floats(0, 1e4), st.floats(1, 1e4), st.sampled_from(list(LeaseMode)), st.booleans(),
+       st.sampled_from([0.0, 64.0, 600.0]), st.sampled_from([0.0, 1024.0]), st.one_of(st.none(), st.floats(0, 2e4)),
+       st.sampled_from([0.0, 30.0]), st.one_of(st.none(), st.floats(0, 2e4)))
+@settings(max_examples=200, deadline=None)
+def test_a_leases_plan_read_field_by_field_equals_the_probed_plan(procs, submit, duration, mode, preemptible, image,
+                                                                   memory, start, carved, ready_at):
+    system = build_lease_cloud([], CloudSpec("site", VM, 4, copy_mbps=32), params={"preset": "haizea"})
+    local = system.world.broker.local
+    desc = LeaseJob(id=1, submit_time=submit, procs=procs, runtime=duration, runtime_estimate=duration, mode=mode,
+                    start=start, preemptible=preemptible, image_mb=image, memory_mb=memory, carved=carved)
+    job = Job(desc)
+    fast, probed = local.plan(job, ready_at), local._plan_probed(job, ready_at)
+    assert plan_fields(fast) == plan_fields(probed)
+    assert type(fast.left) is type(probed.left) is float and type(fast.ready_at) is float

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from cloudsim_py.errors import CapacityError
-from cloudsim_py.clouds.slottable import BIG, Reservation, SlotTable
+from cloudsim_py.clouds.slottable import BIG, Reservation, SlotTable, _gap_windows
 
 
 # -- hand cases -------------------------------------------------------------------------------
@@ -259,6 +259,27 @@ def test_an_answer_with_every_candidate_is_kept_across_changes_that_leave_it_tru
     assert table.earliest_start_lists(3, 10.0, 7.0, head) == (7.0, head) == table.earliest_start(3, 10.0, 7.0, head)
 
 
+def test_an_answer_moved_by_a_gap_is_kept_by_the_chain_of_vms_that_rule_out_earlier_times():
+    # VM 0 busy [0, 20); VM 1 busy [25, 30) (its gap before, [0, 25), may hold 10 s): VMs 0 and
+    # 1 together for 10 s from 30. No VM alone rules out every earlier time (VM 1 could from 0):
+    # VM 0 rules out [0, 20), VM 1 [20, 30), the chain kept with the answer
+    table = booked(3, ("a", 0, 0.0, 20.0), ("b", 1, 25.0, 30.0))
+    head = (0, 1)
+    assert table.earliest_start_lists(2, 10.0, 0.0, head) == (30.0, head) == table.earliest_start(2, 10.0, 0.0, head)
+    kept = next(iter(table._kept.values()))
+    assert not kept.witnesses and kept.chain == [(20.0, {0}), (30.0, {1})]
+    # VM 2 (not asked) booked: the chain still proves 30, the kept answer is given again
+    table.reserve("c", [2], 0.0, 100.0)
+    assert table.earliest_start_lists(2, 10.0, 5.0, head) == (30.0, head) == table.earliest_start(2, 10.0, 5.0, head)
+    assert next(iter(table._kept.values())) is kept and not kept.touched
+    # past VM 0's piece, only VM 1's is needed; then VM 1 changes and the answer is asked anew
+    table.release("a")
+    assert table.earliest_start_lists(2, 10.0, 21.0, head) == (30.0, head) == table.earliest_start(2, 10.0, 21.0, head)
+    assert next(iter(table._kept.values())) is kept and kept.chain == [(20.0, set()), (30.0, {1})]
+    table.release("b")
+    assert table.earliest_start_lists(2, 10.0, 22.0, head) == (22.0, head) == table.earliest_start(2, 10.0, 22.0, head)
+
+
 def test_a_kept_start_bound_holds_while_its_witnesses_are_unchanged():
     # VMs free from 5, 8, 12, 20: three of four for 4 s not before 12 (VMs 2 and 3 the witnesses)
     table = SlotTable(4)
@@ -500,3 +521,59 @@ def test_a_kept_floor_stays_below_the_answer_while_few_vms_are_freed(bookings, n
         assert table.start_bound(n, d, nb) <= want[0]
         if kind == "ask":
             assert table.earliest_start_lists(n, d, nb) == want
+
+
+@settings(max_examples=600, deadline=None)
+@given(bookings=st.lists(st.tuples(st.sets(st.integers(0, 7), min_size=1, max_size=3),
+                                   st.integers(0, 40), st.integers(1, 12)), min_size=4, max_size=24),
+       head=st.sets(st.integers(0, 7), min_size=2, max_size=5), d=st.integers(1, 12), nb=st.integers(0, 12),
+       steps=st.lists(st.tuples(st.sampled_from(["release", "shorten", "reserve", "reserve"]),
+                                st.integers(0, 100), st.integers(0, 3)), max_size=12))
+def test_a_kept_all_free_answer_is_exact_after_changes_inside_and_outside_its_chain(bookings, head, d, nb, steps):
+    # the head's question on all its VMs (earliest_start_lists with every candidate), asked
+    # again after each change at a later not_before: the answers kept (their witnesses, or the
+    # chain of VMs that rule out the times before them) against the brute answer
+    table, brute = SlotTable(8), Brute(8)
+    for i, (vms, start, length) in enumerate(bookings):
+        if not any(brute.busy(v, start, start + length) for v in vms):
+            table.reserve(i, sorted(vms), start, start + length)
+            brute.res[i] = (tuple(sorted(vms)), start, start + length)
+    vms = tuple(sorted(head))
+    n = len(vms)
+    assert table.earliest_start_lists(n, d, nb, vms) == brute.earliest(n, d, nb, list(vms))
+    rid = len(bookings)
+    for kind, pick, later in steps:
+        ids = sorted(brute.res)
+        if kind == "release" and ids:
+            r = ids[pick % len(ids)]
+            table.release(r)
+            del brute.res[r]
+        elif kind == "shorten" and ids:
+            r = ids[pick % len(ids)]
+            booked_vms, s, e = brute.res[r]
+            if e - s > 1:
+                table.shorten(r, e - 1)
+                brute.res[r] = (booked_vms, s, e - 1)
+        elif kind == "reserve":
+            on, start = (pick % 8,), nb + later + pick % 30
+            if not brute.busy(on[0], start, start + 3):
+                rid += 1
+                table.reserve(rid, on, start, start + 3)
+                brute.res[rid] = (on, start, start + 3)
+        nb += later
+        assert table.earliest_start_lists(n, d, nb, vms) == brute.earliest(n, d, nb, list(vms))
+
+
+@settings(max_examples=300, deadline=None)
+@given(bookings=st.lists(st.tuples(st.integers(0, 60), st.integers(1, 12)), max_size=6),
+       t=st.integers(0, 80), d=st.integers(1, 20), nb=st.integers(0, 40))
+def test_holding_gives_the_first_window_of_the_listed_ones_that_holds_the_interval(bookings, t, d, nb):
+    # SlotTable._holding looks at the windows in turn without listing them (and stops at the
+    # first beginning after t): the same window as the first of _gap_windows's that holds it
+    table = SlotTable(1)
+    for i, (start, length) in enumerate(bookings):
+        if not any(s < start + length and start < e for s, e, _ in table._busy[0]):
+            table.reserve(i, [0], start, start + length)
+    t = max(t, nb)
+    want = next(((lo, hi) for lo, hi in _gap_windows(table._busy[0], d, nb) if lo <= t and hi >= t + d), None)
+    assert table._holding(0, t, d, nb) == want
