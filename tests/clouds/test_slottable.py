@@ -480,6 +480,33 @@ TestSlotTableAgainstBruteForce = SlotTableMachine.TestCase
 TestSlotTableAgainstBruteForce.settings = settings(max_examples=150, stateful_step_count=40, deadline=None)
 
 
+def filled(bookings) -> tuple[SlotTable, "Brute"]:
+    """A table of 8 VMs and its brute twin with ``bookings`` (VM sets, start, length) made in
+    order, each one that overlaps an earlier one left out."""
+    table, brute = SlotTable(8), Brute(8)
+    for i, (vms, start, length) in enumerate(bookings):
+        if not any(brute.busy(v, start, start + length) for v in vms):
+            table.reserve(i, sorted(vms), start, start + length)
+            brute.res[i] = (tuple(sorted(vms)), start, start + length)
+    return table, brute
+
+
+def release_or_shorten(table: SlotTable, brute: "Brute", kind: str, pick: int) -> None:
+    """Release, or shorten by one, booking ``pick`` (modulo their number) of both tables."""
+    ids = sorted(brute.res)
+    if not ids:
+        return
+    r = ids[pick % len(ids)]
+    if kind == "release":
+        table.release(r)
+        del brute.res[r]
+        return
+    vms, s, e = brute.res[r]
+    if e - s > 1:
+        table.shorten(r, e - 1)
+        brute.res[r] = (vms, s, e - 1)
+
+
 @settings(max_examples=600, deadline=None)
 @given(bookings=st.lists(st.tuples(st.sets(st.integers(0, 7), min_size=1, max_size=3),
                                    st.integers(0, 40), st.integers(1, 12)), min_size=4, max_size=24),
@@ -490,26 +517,13 @@ def test_a_kept_floor_stays_below_the_answer_while_few_vms_are_freed(bookings, n
     # start_bound's floor (the last answer of the same question for fewer VMs than the
     # candidates, _Floor) against the brute answer after releases, shortenings and bookings
     # between the questions, at later not_before
-    table, brute = SlotTable(8), Brute(8)
-    for i, (vms, start, length) in enumerate(bookings):
-        if not any(brute.busy(v, start, start + length) for v in vms):
-            table.reserve(i, sorted(vms), start, start + length)
-            brute.res[i] = (tuple(sorted(vms)), start, start + length)
+    table, brute = filled(bookings)
     every = list(range(8))
     assert table.earliest_start_lists(n, d, nb) == brute.earliest(n, d, nb, every)
     rid = len(bookings)
     for kind, pick, later in steps:
-        ids = sorted(brute.res)
-        if kind == "release" and ids:
-            r = ids[pick % len(ids)]
-            table.release(r)
-            del brute.res[r]
-        elif kind == "shorten" and ids:
-            r = ids[pick % len(ids)]
-            vms, s, e = brute.res[r]
-            if e - s > 1:
-                table.shorten(r, e - 1)
-                brute.res[r] = (vms, s, e - 1)
+        if kind in ("release", "shorten"):
+            release_or_shorten(table, brute, kind, pick)
         elif kind == "reserve":
             vms, start = (pick % 8, (pick + 3) % 8), nb + later
             if not any(brute.busy(v, start, start + 5) for v in vms):
@@ -533,27 +547,14 @@ def test_a_kept_all_free_answer_is_exact_after_changes_inside_and_outside_its_ch
     # the head's question on all its VMs (earliest_start_lists with every candidate), asked
     # again after each change at a later not_before: the answers kept (their witnesses, or the
     # chain of VMs that rule out the times before them) against the brute answer
-    table, brute = SlotTable(8), Brute(8)
-    for i, (vms, start, length) in enumerate(bookings):
-        if not any(brute.busy(v, start, start + length) for v in vms):
-            table.reserve(i, sorted(vms), start, start + length)
-            brute.res[i] = (tuple(sorted(vms)), start, start + length)
+    table, brute = filled(bookings)
     vms = tuple(sorted(head))
     n = len(vms)
     assert table.earliest_start_lists(n, d, nb, vms) == brute.earliest(n, d, nb, list(vms))
     rid = len(bookings)
     for kind, pick, later in steps:
-        ids = sorted(brute.res)
-        if kind == "release" and ids:
-            r = ids[pick % len(ids)]
-            table.release(r)
-            del brute.res[r]
-        elif kind == "shorten" and ids:
-            r = ids[pick % len(ids)]
-            booked_vms, s, e = brute.res[r]
-            if e - s > 1:
-                table.shorten(r, e - 1)
-                brute.res[r] = (booked_vms, s, e - 1)
+        if kind in ("release", "shorten"):
+            release_or_shorten(table, brute, kind, pick)
         elif kind == "reserve":
             on, start = (pick % 8,), nb + later + pick % 30
             if not brute.busy(on[0], start, start + 3):
