@@ -1305,8 +1305,13 @@ class FdmmsScheduler(DagScheduler):
     BATCH = 16
 
     def _candidates(self) -> Any:
+        """The mappable set: on arrays (a :class:`Snapshot`, decided by min-min in
+        :meth:`_decide_snapshot`) when it is large and the pick is min-min; else the ready tasks
+        as a list, which a subclass's own :meth:`_pick` decides."""
         ready = self._set
-        return ready.snapshot() if len(ready) > self.BATCH else list(self._ready)
+        if len(ready) > self.BATCH and self.pick_rule == "min-min":
+            return ready.snapshot()
+        return list(self._ready)
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         best = (INF, 0, 0)

@@ -12,7 +12,8 @@ import attrs
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.brokers.base import Broker
+from cloudsim_py.brokers.base import Broker, register_broker
+from cloudsim_py.brokers.dags import FdmmsScheduler
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.local import Plan
 from cloudsim_py.clouds.overheads import Overheads
@@ -508,3 +509,24 @@ def test_a_subclass_with_its_own_on_message_hears_every_message():
             return super().on_message(message)
 
     assert Listening.direct_messages is False
+
+
+@register_broker("test-last-cloud", "FDMMS's rounds with a pick of its own: every task to the last cloud (tests)")
+class LastCloudScheduler(FdmmsScheduler):
+    def _pick(self, orders, efts):
+        return 0, len(efts[0]) - 1
+
+
+def test_a_subclass_with_its_own_pick_has_every_round_decided_by_it():
+    # rounds on arrays from 1 ready task on (BATCH 0) would be FDMMS's min-min; with a pick of
+    # its own (pick_rule None) every round goes through the lists and _pick: every task runs on
+    # the last cloud, none on the first, and every job finishes
+    for seed in range(4):
+        system = build_dag_system(random_dags(seed, jobs=20, clouds=2), clouds_of(2), policy="test-last-cloud",
+                                  overheads=Overheads(enactment_s=1.0), seed=seed, record=True, check=True)
+        for broker in system.world.brokers:
+            broker.BATCH = 0
+        system.run()
+        first, last = ({i.job for i in rec.intervals if i.kind == "run"} for rec in system.records)
+        assert not first and last, seed
+        assert len(system.log.finished) == 20 and not system.log.rejected, seed
