@@ -5,20 +5,17 @@ middle), and one indexed by arrival and by size for the consolidation policies. 
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import attrgetter
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
-from sortedcontainers import SortedKeyList
-
-from ..workload.job import JobState
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..workload.job import Job
+from ..workload.job import Job, JobState
 
 #: Arrival order: ``job.order`` = (submit time, id); a killed or suspended job keeps its place.
 arrival = attrgetter("order")
 QUEUED = JobState.QUEUED
+_INF = float("inf")
 
 
 class JobQueue(Protocol):
@@ -158,49 +155,91 @@ def _size_key(job: "Job") -> tuple[int, tuple[float, int]]:
     return (job.procs, job.order)
 
 
+class _Sorted:
+    """Jobs sorted by a key that is unique per job (``job.order`` is (submit time, id)), in a
+    plain list beside the list of their keys: an update is one ``bisect`` of the keys and two
+    ``insert``/``del`` in C, O(log n) comparisons plus a pointer shift of O(n) in C. The
+    consolidation passes see queues of a few to a few hundred jobs, where this costs a third of
+    ``sortedcontainers.SortedKeyList`` (whose lists hold up to a thousand items each, so it
+    shifts as much pointers below that size and pays its own Python bookkeeping on top)."""
+
+    __slots__ = ("key", "keys", "jobs")
+
+    def __init__(self, key: Callable[["Job"], object]) -> None:
+        self.key = key
+        self.keys: list = []
+        self.jobs: list[Job] = []
+
+    def add(self, job: "Job") -> None:
+        """Insert ``job`` after every key not above its own; O(log n + n) (the shift in C)."""
+        k = self.key(job)
+        i = bisect_right(self.keys, k)
+        self.keys.insert(i, k)
+        self.jobs.insert(i, job)
+
+    def find(self, job: "Job") -> int:
+        """Where ``job`` is held, -1 if it is not; O(log n)."""
+        keys = self.keys
+        k = self.key(job)
+        i = bisect_left(keys, k)
+        if i < len(keys) and keys[i] == k and self.jobs[i] is job:
+            return i
+        return -1
+
+    def remove(self, job: "Job") -> None:
+        """Drop ``job``; ValueError if it is not held; O(log n + n) (the shift in C)."""
+        i = self.find(job)
+        if i < 0:
+            raise ValueError(f"{job!r} not in the queue")
+        del self.keys[i]
+        del self.jobs[i]
+
+
 class WaitQueue:
-    """Waiting jobs (queued, or suspended with saved state), indexed two ways, both O(log n)
-    to update, so passes walk only the jobs that can matter."""
+    """Waiting jobs (queued, or suspended with saved state), indexed two ways, by arrival and by
+    size (each a :class:`_Sorted`), so passes walk only the jobs that can matter."""
 
     __slots__ = ("_by_arrival", "_by_size")
 
     def __init__(self) -> None:
-        self._by_arrival = SortedKeyList(key=arrival)
-        self._by_size = SortedKeyList(key=_size_key)
+        self._by_arrival = _Sorted(arrival)
+        self._by_size = _Sorted(_size_key)
 
     def add(self, job: "Job") -> None:
-        """Add a waiting job (a new arrival, or a preempted job back in its arrival place)."""
+        """Add a waiting job (a new arrival, or a preempted job back in its arrival place);
+        O(log n) comparisons."""
         self._by_arrival.add(job)
         self._by_size.add(job)
 
     def remove(self, job: "Job") -> None:
-        """Forget a job (it started, or was rejected); O(log n)."""
+        """Forget a job (it started, or was rejected); O(log n) comparisons."""
         self._by_arrival.remove(job)
         self._by_size.remove(job)
 
     def __contains__(self, job: object) -> bool:
-        return job in self._by_arrival
+        return isinstance(job, Job) and self._by_arrival.find(job) >= 0
 
     def __len__(self) -> int:
-        return len(self._by_arrival)
+        return len(self._by_arrival.jobs)
 
     def __iter__(self) -> Iterator["Job"]:
         """Arrival order."""
-        return iter(self._by_arrival)
+        return iter(self._by_arrival.jobs)
 
     def head(self) -> "Job | None":
         """The earliest arrival still waiting, ``None`` when the queue is empty."""
-        return self._by_arrival[0] if self._by_arrival else None
+        jobs = self._by_arrival.jobs
+        return jobs[0] if jobs else None
 
     def by_size(self) -> Iterator["Job"]:
         """Smallest first (SMJF), ties in arrival order."""
-        return iter(self._by_size)
+        return iter(self._by_size.jobs)
 
     def fitting(self, procs: int) -> list["Job"]:
         """Jobs of at most ``procs`` processes, in arrival order; O(log n + answer)."""
-        by_size = self._by_size
+        by_size = self._by_size.jobs
         if not by_size or by_size[0].procs > procs:   # O(1): most passes find nothing to fit
             return []
-        small = list(by_size.irange_key(max_key=(procs, (float("inf"), float("inf")))))
+        small = by_size[:bisect_right(self._by_size.keys, (procs, (_INF, _INF)))]
         small.sort(key=arrival)
         return small

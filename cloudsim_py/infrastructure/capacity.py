@@ -4,6 +4,7 @@ threshold, and each host's estimated load; O(1) counts, kept current as slots ch
 from __future__ import annotations
 
 from array import array
+from itertools import repeat
 from typing import Any, Iterable, Sequence
 
 import numpy as np
@@ -153,6 +154,86 @@ class CapacityIndex:
                     est1[hid] = 0.0
                     load = above
             ranked0[hid] = load if fg.job is None else INF
+            host.load = load
+            load_buf[hid] = load
+
+    def tier_changed_by_host(self, hosts: Sequence[Host], tier: int, busy: bool,
+                             est: Sequence[float] | None = None) -> None:
+        """Two tiers: :meth:`tier_changed` host by host in Python, for a narrow placement or
+        release (where numpy's fixed cost per call does not pay): ``tier``'s slot on each of
+        ``hosts`` was taken (``busy``, ``est[i]`` the estimated usage of the process on
+        ``hosts[i]``, None if unknown) or freed; the other tier's slots did not change, so
+        their mirrors are read instead of the slots and only what the changed tier decides is
+        written. Equal to :meth:`hosts_changed` (tests/infrastructure/test_capacity_wide.py);
+        O(n) for n hosts, about two thirds of its stores."""
+        mask0, mask1 = self.mask_buf
+        ranked0, ranked1 = self.ranked_buf
+        busy0, busy1 = self.busy_buf
+        est0, est1 = self.est_buf
+        open1 = self.open[1]
+        load_buf = self.load_buf
+        threshold = self.threshold
+        ests = est if busy and est is not None else repeat(None)
+        if tier == 0:
+            for host, e in zip(hosts, ests):
+                hid = host.id
+                if busy:
+                    if e is None:
+                        e = 0.0
+                    mask0[hid] = 0
+                    busy0[hid] = 1
+                    ranked0[hid] = INF
+                else:
+                    e = 0.0
+                    mask0[hid] = 1
+                    busy0[hid] = 0
+                est0[hid] = e
+                if busy1[hid]:                 # closed below, and stays so
+                    e1 = est1[hid]
+                    load = e + e1
+                elif e < threshold:
+                    load = e
+                    open1[hid] = None
+                    mask1[hid] = 1
+                    ranked1[hid] = load
+                else:
+                    load = e
+                    open1.pop(hid, None)
+                    mask1[hid] = 0
+                    ranked1[hid] = INF
+                if not busy:
+                    ranked0[hid] = load
+                host.load = load
+                load_buf[hid] = load
+            return
+        for host, e in zip(hosts, ests):
+            hid = host.id
+            above = est0[hid]
+            if busy:
+                busy1[hid] = 1
+                open1.pop(hid, None)
+                mask1[hid] = 0
+                ranked1[hid] = INF
+                if e is None:
+                    est1[hid] = 0.0
+                    load = above
+                else:
+                    est1[hid] = e
+                    load = above + e
+            else:
+                busy1[hid] = 0
+                est1[hid] = 0.0
+                load = above
+                if above < threshold:
+                    open1[hid] = None
+                    mask1[hid] = 1
+                    ranked1[hid] = load
+                else:
+                    open1.pop(hid, None)
+                    mask1[hid] = 0
+                    ranked1[hid] = INF
+            if not busy0[hid]:
+                ranked0[hid] = load
             host.load = load
             load_buf[hid] = load
 

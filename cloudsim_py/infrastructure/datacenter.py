@@ -16,7 +16,7 @@ from ..workload.cpu import usage_values
 from ..workload.job import Job, JobState
 from .arrivals import ArrivalIndex
 from .capacity import CapacityIndex
-from .host import Host, LazyHosts
+from .host import Host, LazyHosts, TierSlot
 from .listener import HOOKS, emitted_hooks, is_declared, overridden_hooks
 from .phases import MESSAGE, RELEASE, SLICE, TIMER
 from .placement import FirstIdle, JobDispatch, Placement
@@ -32,7 +32,7 @@ SUSPENDED = JobState.SUSPENDED
 _TRUSTED = (JobDispatch, FirstIdle)
 #: with two tiers, a job of more than this many processes has the capacity index updated in
 #: numpy over its host ids when it is placed or freed (:meth:`CapacityIndex.tier_changed`),
-#: a narrower one host by host (:meth:`CapacityIndex.hosts_changed`, cheaper there)
+#: a narrower one host by host (:meth:`CapacityIndex.tier_changed_by_host`, cheaper there)
 WIDE_INDEX = 48
 
 
@@ -761,21 +761,26 @@ class Datacenter:
         usage = r.usage
         est = usage_values(job.cpu_estimate)
         factors = self._factors.draw_many(job, len(placed))
-        slots = [h.slots[tier] for h in placed]
+        slots: list[TierSlot] = []
+        add = slots.append
         i = 0
-        for slot, (eff, loss) in zip(slots, factors):
+        for h, (eff, loss) in zip(placed, factors):
+            slot = h.slots[tier]
+            add(slot)
             slot.job = job
             slot.process = i
             slot.cpu = usage[i] if usage is not None else 1.0
             slot.cpu_est = est[i] if est is not None else None
             slot.eff = eff
             slot.loss = loss
-            del idle[slot.host.id]
+            del idle[h.id]
             i += 1
-        if self.tiers == 2 and len(placed) > WIDE_INDEX:
+        if self.tiers != 2:
+            self._index.hosts_changed(placed)
+        elif len(placed) > WIDE_INDEX:
             self._index.tier_changed(placed, [h.id for h in placed], tier, True, est)
         else:
-            self._index.hosts_changed(placed)
+            self._index.tier_changed_by_host(placed, tier, True, est)
         r.slots = slots
         r.hosts = placed
         job.tier = r.tier = tier
@@ -841,8 +846,11 @@ class Datacenter:
                 slot.job = None
                 slot.process = -1
                 idle[h.id] = None
-        if self.tiers == 2 and len(hosts) > WIDE_INDEX:
-            self._index.tier_changed(hosts, [h.id for h in hosts], tier, False)
+        if self.tiers == 2:
+            if len(hosts) > WIDE_INDEX:
+                self._index.tier_changed(hosts, [h.id for h in hosts], tier, False)
+            else:
+                self._index.tier_changed_by_host(hosts, tier, False)
         elif self.tiers > 1:
             self._index.hosts_changed(hosts)
         del self._running[tier][job]

@@ -52,3 +52,35 @@ def test_front_queue_keeps_the_order_of_a_plain_list(keys, data):
         assert list(queue) == plain and len(queue) == len(plain) and bool(queue) == bool(plain)
         assert queue.head() is (plain[0] if plain else None)
         assert all(j in queue for j in plain)
+
+
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40), st.data())
+def test_wait_queue_keeps_both_orders_of_a_plain_list(keys, data):
+    """The two sorted lists (keys beside jobs) against sorting a plain list at every step:
+    arrival order, size order with ties in arrival order, head, length and membership, over
+    random adds and removes (a removed job added back takes its old place)."""
+    import pytest
+
+    queue, plain = WaitQueue(), []
+    jobs = jobs_of(keys)
+    out: list[Job] = []
+    for job in jobs:
+        queue.add(job)
+        plain.append(job)
+        if plain and data.draw(st.booleans()):
+            gone = data.draw(st.sampled_from(plain))
+            queue.remove(gone)
+            plain.remove(gone)
+            out.append(gone)
+            with pytest.raises(ValueError):
+                queue.remove(gone)
+        if out and data.draw(st.booleans()):
+            back = out.pop(data.draw(st.integers(0, len(out) - 1)))
+            queue.add(back)
+            plain.append(back)
+        assert list(queue) == sorted(plain, key=arrival)
+        assert list(queue.by_size()) == sorted(plain, key=lambda j: (j.procs, j.order))
+        assert len(queue) == len(plain)
+        assert queue.head() is (min(plain, key=arrival) if plain else None)
+        assert all(j in queue for j in plain) and not any(j in queue for j in out)
+        assert "a job" not in queue

@@ -1,5 +1,6 @@
 """CapacityIndex.tier_changed (a wide placement or release updated in numpy over its host ids)
-against the plain model it replaces, hosts_changed (host by host, reading the slots): the same
+and tier_changed_by_host (a narrow one, host by host from the mirrors of the tier that did not
+change) against the plain model they replace, hosts_changed (host by host, reading the slots): the same
 open sets in the same order, masks, ranked loads, loads, host loads and mirrors, over random
 sequences of placements and releases on two tiers."""
 
@@ -24,7 +25,7 @@ def state(index: CapacityIndex, hosts: list[Host]) -> tuple:
 @settings(max_examples=200, deadline=None)
 def test_tier_changed_equals_hosts_changed(data, threshold):
     both = []
-    for _ in range(2):
+    for _ in range(3):
         hosts = [Host.make(i, 2) for i in range(N)]
         both.append((hosts, CapacityIndex(hosts, 2, threshold)))
     for step in range(data.draw(st.integers(1, 30))):
@@ -50,7 +51,11 @@ def test_tier_changed_equals_hosts_changed(data, threshold):
                     index.idle[tier][h.id] = None
             if k == 0:
                 index.hosts_changed(placed)
-            else:
+            elif k == 1:
                 index.tier_changed(placed, list(ids), tier, take, ests)
+            else:
+                index.tier_changed_by_host(placed, tier, take, ests)
         assert state(both[0][1], both[0][0]) == state(both[1][1], both[1][0])
+        assert state(both[0][1], both[0][0]) == state(both[2][1], both[2][0])
         both[1][1].check()
+        both[2][1].check()
