@@ -123,7 +123,8 @@ class Quotes:
         the same when ``n`` VMs are free for good by ``not_before`` (``horizons[n - 1] <=
         not_before``: no numpy at all); otherwise a count of the VMs free over the task's
         interval from the booking lists (:meth:`SlotTable.has_free`, O(V), stopping at the
-        ``n``-th) and, if too few, one :meth:`SlotTable.earliest_start`, remembered for the
+        ``n``-th) and, if too few, one :meth:`SlotTable.earliest_start_lists` (``earliest_start``'s
+        answer from the booking lists: no window rows rewritten, no numpy), remembered for the
         same state, time and question (tasks of one type ask the same)."""
         if n > self.n_vms:
             return INF
@@ -164,7 +165,7 @@ class Quotes:
         got = memo.get(key)
         if got is None or got < now:
             table = self.hard if hard else self.table
-            got = memo[key] = table.earliest_start(n, d, nb if nb > now else now)[0]
+            got = memo[key] = table.earliest_start_lists(n, d, nb if nb > now else now)[0]
         return got
 
     def quotes(self, n: np.ndarray, duration: np.ndarray, not_before: np.ndarray, ar: np.ndarray) -> np.ndarray:
