@@ -36,6 +36,16 @@ class PassEnd:
     time: float
     ends: list[float]              #: ``free``'s times, ascending
 
+    def renew(self, version: int, free: dict[int, float], head: "Plan | None", held: bool, time: float,
+              ends: list[float]) -> None:
+        """What a later pass left, written over this one's (every field). O(1)."""
+        self.version = version
+        self.free = free
+        self.head = head
+        self.held = held
+        self.time = time
+        self.ends = ends
+
 
 class BackfillQueue:
     """The project's lease pass for one cloud (see the module docstring), with what a pass
@@ -90,8 +100,9 @@ class BackfillQueue:
         and from the sorted times by one bisection: O(F))."""
         waiting = self.waiting
         fresh = self.fresh
-        self.fresh = []
-        if not waiting:
+        if fresh:
+            self.fresh = []
+        if not waiting:                     # (two passes in three on Li et al.'s clouds)
             return
         memo = self._memo
         version = self.table.version
@@ -120,8 +131,12 @@ class BackfillQueue:
             head = next(iter(waiting))
         for p in started:
             waiting.remove(p)
-        self._memo = PassEnd(self.table.version, free, head, held, now,
-                             ends if ends is not None else sorted(free.values()))
+        if ends is None:
+            ends = sorted(free.values())
+        if memo is None:
+            self._memo = PassEnd(self.table.version, free, head, held, now, ends)
+        else:                               # (one object for the cloud's life, not one a pass)
+            memo.renew(self.table.version, free, head, held, now, ends)
 
     def _walk(self, plans: Iterable[Plan], now: float, free: dict[int, float], head: Plan | None, held: bool,
               started: list[Plan], ends: list[float] | None = None) -> tuple[Plan | None, bool, list[float]]:

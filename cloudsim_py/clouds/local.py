@@ -327,18 +327,20 @@ class LocalCloud:
                 return (f"needs {n} VMs over [{a:g}, {a + span:g}) and fewer are free or held by "
                         f"best-effort leases {self._preemptible_text()}")
             return a, got[0], got[1]
-        # a task: the earliest time it fits, or earlier by preempting best-effort tasks
+        # a task: the earliest time it fits, or earlier by preempting best-effort tasks (each
+        # earliest start from the booking lists: earliest_start's answer without the window
+        # arrays, whose rows every booking change puts out of date)
         lo = max(now, p.ready_at)
         if mode == "suspend" and self.options.ar_vms == "arbitrary":
             got = self._claim(n, lo, lo + positive_length(span), now)
             if got is not None:
                 return lo, got[0], got[1]
-        t1, vms1 = self.table.earliest_start(n, positive_length(span), lo)
+        t1, vms1 = self.table.earliest_start_lists(n, positive_length(span), lo)
         if mode != "suspend" or t1 - lo <= RESOLUTION * max(1.0, abs(lo)):
             # its VMs are free now, or within the clock's resolution of now (a lease ending a few
             # ulps later, its end summed in another order): no lease is cut for a sliver
             return t1, vms1, []
-        t2 = self.hard.earliest_start(n, positive_length(span), lo)[0]
+        t2 = self.hard.earliest_start_lists(n, positive_length(span), lo)[0]
         if t2 < t1:
             got = self._claim(n, t2, t2 + positive_length(span), now)
             if got is not None:
@@ -346,7 +348,7 @@ class LocalCloud:
             # the leases in the way cannot be saved by t2: try where every running one could be
             ready = max((max(now, q.run_from) + q.save for q in self._plans.values()
                          if not q.hard and q.phase == RUNNING), default=now)
-            t2 = self.hard.earliest_start(n, positive_length(span), max(lo, ready))[0]
+            t2 = self.hard.earliest_start_lists(n, positive_length(span), max(lo, ready))[0]
             if t2 < t1:
                 got = self._claim(n, t2, t2 + positive_length(span), now)
                 if got is not None:

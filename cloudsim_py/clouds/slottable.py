@@ -146,7 +146,7 @@ class SlotTable:
 
     __slots__ = ("n_vms", "version", "_busy", "_seq_of", "_by_seq", "_next", "_lo", "_hi", "_width", "_dirty",
                  "_fs", "_fe", "_ss", "_le", "_ig", "_ff", "_asked", "_kept", "_fm", "_fm_t", "_fm_changed",
-                 "_floor", "_fe_lo", "_fm_lo")
+                 "_floor", "_fe_lo", "_fm_lo", "_unbooked")
 
     def __init__(self, n_vms: int):
         if isinstance(n_vms, bool) or not isinstance(n_vms, int) or n_vms < 1:
@@ -172,6 +172,9 @@ class SlotTable:
         self._le = [-BIG] * n_vms
         self._ig = [0.0] * n_vms
         self._ff = [-BIG] * n_vms      #: first booking's start where there is one, else -BIG (for max)
+        #: how many VMs have no booking (their ``_le`` is ``-BIG``): kept at every change, so
+        #: :meth:`unbooked` (read at every new state by the quotes) is O(1)
+        self._unbooked = n_vms
         #: the last candidate tuple asked of earliest_start_lists and its ids sorted (a scheduling
         #: pass asks with the same lease's VMs again and again)
         self._asked: tuple[tuple, tuple[int, ...]] = ((), ())
@@ -231,10 +234,13 @@ class SlotTable:
         made). O(K) per VM."""
         busy = self._busy
         fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
+        joined = 0                              # VMs that became unbooked, less those booked again
         for v in vms:
             row = busy[v]
             k = len(row)
             if k:
+                if le[v] == -BIG:
+                    joined -= 1
                 first = row[0]
                 ff[v] = fs[v] = first[0]
                 fe[v] = first[1]
@@ -254,9 +260,12 @@ class SlotTable:
                     ss[v] = BIG
                     ig[v] = 0.0
             else:
+                if le[v] != -BIG:
+                    joined += 1
                 fs[v] = fe[v] = ss[v] = BIG
                 le[v] = ff[v] = -BIG
                 ig[v] = 0.0
+        self._unbooked += joined
 
     def _sync(self) -> None:
         """Bring the window arrays up to date (the rows of the VMs changed since): each row made
@@ -873,6 +882,27 @@ class SlotTable:
         lo, hi = self._lo.ravel(), self._hi.ravel()
         return ((lo[None, :] <= start[:, None]) & (hi[None, :] >= end[:, None])).sum(axis=1)
 
+    def has_free(self, n: int, start: float, end: float) -> bool:
+        """Whether at least ``n`` VMs are free over ``[start, end)``: ``free_count`` of that one
+        interval ``>= n``, from the per-VM summaries and booking lists instead of the window
+        arrays (no rows rewritten, no numpy; a quote asks it once per question that may fit in
+        a gap). A VM after its last booking or before its first is free, one whose first
+        booking meets the interval is not, any other is looked up as :meth:`_is_free` does (the
+        window between the booking begun last before ``start`` and the next). Stops at the
+        ``n``-th free VM: O(V) at most, plus O(log K) per VM looked up."""
+        fs, fe, le = self._fs, self._fe, self._le
+        left = n
+        for v in range(self.n_vms):
+            if le[v] <= start or fs[v] >= end:
+                left -= 1
+            elif fe[v] > start or not self._is_free(v, start, end):
+                continue
+            else:
+                left -= 1
+            if left <= 0:
+                return True
+        return left <= 0
+
     def longest_gap(self, t: float) -> float:
         """An upper bound of the longest free window after ``t`` that ends before a booking (0 if
         none): the longest gap between two bookings, or from ``t`` to the latest first booking
@@ -890,8 +920,9 @@ class SlotTable:
 
     def unbooked(self) -> int:
         """How many VMs have no booking (their last end is ``-BIG``: the ``n``-th smallest
-        horizon is then ``t`` for every ``n`` up to this count). O(V) in C."""
-        return self._le.count(-BIG)
+        horizon is then ``t`` for every ``n`` up to this count). O(1): counted at every booking
+        and release (it was a count over the last ends, O(V), at every state a quote read)."""
+        return self._unbooked
 
     def horizon(self, n: int, t: float) -> float:
         """The ``n``-th smallest horizon at ``t``: each VM is free for good from its horizon, the
@@ -985,6 +1016,7 @@ class SlotTable:
         res = Reservation(rid, tuple(vm_list), start, end)
         fs, fe, ss, ig, ff = self._fs, self._fe, self._ss, self._ig, self._ff
         inside = []
+        took = 0                                # VMs booked for the first time
         for v, i in zip(vm_list, at):
             row = busy[v]
             k = len(row)
@@ -1006,6 +1038,7 @@ class SlotTable:
             # _summarize would end
             row.append(entry)
             if k == 0:
+                took += 1
                 ff[v] = fs[v] = start
                 fe[v] = end
                 ss[v] = BIG
@@ -1018,6 +1051,7 @@ class SlotTable:
                 elif gap > ig[v]:
                     ig[v] = gap
             le[v] = end
+        self._unbooked -= took
         if inside:
             self._summarize(inside)
         if end < self._fe_lo:                   # (a first booking may end then)
@@ -1043,6 +1077,7 @@ class SlotTable:
         busy = self._busy
         fs, fe, ss, le, ig, ff = self._fs, self._fe, self._ss, self._le, self._ig, self._ff
         others = []
+        gone = 0                                # VMs left with no booking
         for v in res.vms:
             row = busy[v]
             if row[0][2] != seq:                # a later booking: the summary anew
@@ -1051,6 +1086,7 @@ class SlotTable:
                 continue
             del row[0]                          # its first (a run ending): the next one is first
             if not row:                         # it was the only one: as if never booked
+                gone += 1
                 fs[v] = fe[v] = ss[v] = BIG
                 le[v] = ff[v] = -BIG
                 ig[v] = 0.0
@@ -1065,6 +1101,7 @@ class SlotTable:
                 ss[v] = row[1][0]
                 if first[0] - res.end >= ig[v]:
                     others.append(v)            # the gap gone may have been the longest
+        self._unbooked += gone
         if others:
             self._summarize(others)
         self._changed(res.vms)
@@ -1140,6 +1177,7 @@ class SlotTable:
             assert self._ff[v] == (busy[0][0] if k else -BIG)
         assert count == sum(len(r.vms) for r in by_seq.values())
         assert self._fe_lo <= min(self._fe)
+        assert self._unbooked == sum(1 for busy in self._busy if not busy) == self._le.count(-BIG)
 
 
 def _gap_windows(bookings: Iterable[tuple[float, float, int]], duration: float,

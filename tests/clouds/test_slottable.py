@@ -1,6 +1,7 @@
 """The per-cloud slot table: hand cases, then random reservations and queries against a brute-force
 reference (hypothesis state machine, invariants checked after every step)."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -313,6 +314,9 @@ def test_earliest_start_lists_and_start_bound_agree_with_earliest_start_on_fract
         got = table.earliest_start(n, duration, not_before, cand)
         assert table.earliest_start_lists(n, duration, not_before, cand) == got
         assert table.start_bound(n, duration, not_before, cand) <= got[0]
+        count = table.free_count(np.array([not_before]), np.array([not_before + duration]))[0]
+        assert [table.has_free(k, not_before, not_before + duration) for k in range(1, 7)] == \
+            [bool(count >= k) for k in range(1, 7)]
 
 
 # -- against a brute-force reference -------------------------------------------------------------
@@ -457,6 +461,12 @@ class SlotTableMachine(RuleBasedStateMachine):
         # the free VMs of a pass from the summaries, against their definition
         assert free_pairs(self.table, start) == plain_free_pairs(self.table, start)
         assert self.table.any_free(start) == bool(plain_free_pairs(self.table, start))
+        # a quote's count of the VMs free over its interval from the lists (has_free) is the
+        # window arrays' count (free_count) and the brute one, for every n
+        free = sum(not self.brute.busy(v, start, end) for v in range(N_VMS))
+        assert int(self.table.free_count(np.array([start]), np.array([end]))[0]) == free
+        assert [self.table.has_free(k, start, end) for k in range(1, N_VMS + 1)] == \
+            [free >= k for k in range(1, N_VMS + 1)]
         # the VMs no overlapping reservation holds are the free ones (LocalCloud._claim reads
         # them so, without the window arrays)
         held = {v for r in self.table.overlapping(start, end) for v in r.vms}
