@@ -1,6 +1,6 @@
 """The shortcuts of the DAG schedulers' per-task path give what the general paths give: a lone
-cloud's list round decided at once (``DagScheduler._decide_alone``), a DAG task's plan read
-field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
+cloud's list round decided at once, without a round (``DagScheduler._dispatch``), a DAG task's
+plan read field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
 (``Datacenter.start``'s second fast path), FDMMS's answers for a mappable set kept while the
 slot tables and the time are the same (``DagScheduler._quote_snapshot``)."""
 
@@ -146,7 +146,8 @@ def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
 
 
 def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
-    # DagScheduler._decide_alone's FDMMS loop against its lists and FdmmsScheduler._pick
+    # a lone cloud's FDMMS rounds decided at once by DagScheduler._decide_min_min against its
+    # rounds through _decide's lists and FdmmsScheduler._pick
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
         for seed in range(8):
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
