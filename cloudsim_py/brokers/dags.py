@@ -599,26 +599,32 @@ class DagScheduler(CloudScheduler):
         cloud's time is the latest of the job's start and the arrivals, the same sums as a loop
         per cloud over the predecessors, taken a predecessor at a time over every cloud (one
         row of bandwidths read per predecessor, not one look-up per pair; plain loops: a list
-        comprehension is a function call of its own). O(preds x clouds): about 0.9 us for two
-        predecessors on four clouds, 1.2 before."""
+        comprehension is a function call of its own). A predecessor that sends no data arrives
+        at its finish on every cloud: the latest of those is taken first and laid over the
+        clouds once (a maximum is the same in any order: the first of equal times is kept
+        either way, and equal times here are one float). O(preds x clouds)."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
         bw = self._f.bw
         n = len(bw)
         out = [t0] * n
+        late = t0                       # the latest finish of a predecessor without data
         for src, data in order.preds:   # (none: an entry task, its job's start on every cloud)
-            f = src.finish
             if data:
+                f = src.finish
                 row = bw[src.cloud]
                 for c in range(n):
                     a = f + data / row[c]
                     if a > out[c]:
                         out[c] = a
             else:
-                a = f + 0.0
-                for c in range(n):
-                    if a > out[c]:
-                        out[c] = a
+                a = src.finish + 0.0
+                if a > late:
+                    late = a
+        if late > t0:
+            for c in range(n):
+                if late > out[c]:
+                    out[c] = late
         return out
 
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
@@ -635,20 +641,22 @@ class DagScheduler(CloudScheduler):
         fed.log.submitted += 1
         clouds = fed.clouds
         types = [c.vm_type for c in clouds]
+        # each task's fields, read once into a dict (the node view's look-up is a Python call
+        # a task; its data view iterates networkx's own dict in C)
+        fields = dict(dag.graph.nodes(data=True))
         try:
-            times = self._times_of(dag, types)
+            times = self._times_of(dag, types, fields)
         except PlatformError as exc:
             fed.log.refuse(dag, str(exc), self.index)
             log.warning("job %s refused: %s", dag.id, exc)
             return
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
-        nodes = dag.graph.nodes
         ar = dag.mode is AR
         kinds = self._kinds
         images = self._images
         for rank, task in enumerate(dag.order):
-            data = nodes[task]
+            data = fields[task]
             cpus = float(data.get("cpus", 1))
             vms = kinds.get(cpus)
             if vms is None:             # VMs per cloud, and whether one cloud is big enough
@@ -672,22 +680,23 @@ class DagScheduler(CloudScheduler):
                 self._make_ready(order)
         self.dc.request_pass()
 
-    def _times_of(self, dag: DagJob, types: Sequence[Any]) -> dict[Hashable, list[float]]:
+    def _times_of(self, dag: DagJob, types: Sequence[Any],
+                  fields: Mapping[Hashable, Mapping[str, Any]]) -> dict[Hashable, list[float]]:
         """Each task's time on every cloud, once (ExecutionModel.check's loop, in its order: the
         same first error); the task orders and FDLS's priorities read these. A task timed by
         its type in the matrix (no runtime read) shares the list of the first task of its type
         here (kept per scheduler: the model and the clouds are fixed; nothing changes the
         lists); a type is kept only once all its times were found, so an error is raised at
-        the same task as without the lists. O(tasks x clouds) the first time, O(tasks) after."""
+        the same task as without the lists. ``fields``: each task's fields (the graph's).
+        O(tasks x clouds) the first time, O(tasks) after."""
         model = self._fed().model
-        nodes = dag.graph.nodes
         by_type = self._type_times
         by_runtime = model.use_runtime
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
             return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         times = {}
         for task in dag.order:
-            data = nodes[task]
+            data = fields[task]
             kind = data.get("type")
             if kind is None or by_runtime and "runtime" in data:
                 times[task] = [model.time(dag, task, v) for v in types]
@@ -712,7 +721,8 @@ class DagScheduler(CloudScheduler):
     def _unready(self, order: TaskOrder) -> None:
         """``order`` was decided: it leaves the mappable set."""
         self._ready.pop(order, None)
-        self._refused.pop(order, None)
+        if order.rejections:            # (only a task refused once is there)
+            self._refused.pop(order, None)
 
     # ------------------------------------------------------------------ the owner's rounds
     def schedule(self, now: float) -> None:
@@ -794,7 +804,7 @@ class DagScheduler(CloudScheduler):
         decision that changed nothing here (a task queued, or sent to another cloud)."""
         i, size = self.index, snap.size
         local = self.local
-        state = (local.table.version, local.hard.version, self.dc.now)
+        state = (local.table.version, local.hard.version, self._sim.now)
         kept = self._kept_quotes
         done = 0
         if kept is not None and kept[0] is snap.n and kept[1] == state and kept[2].shape[0] <= size:
@@ -1079,8 +1089,9 @@ class DagScheduler(CloudScheduler):
         rnd.quotes[message.sender.index] = payload.starts
         rnd.waiting -= 1
         if rnd.waiting == 0:
-            self._decide(self.dc.now)
-            self._dispatch(self.dc.now)
+            now = self._sim.now
+            self._decide(now)
+            self._dispatch(now)
 
     def _on_transfer(self, message: Any) -> None:
         payload = message.payload
@@ -1175,11 +1186,10 @@ class FdlsScheduler(DagScheduler):
         self._mean_bw = federation.mean_bandwidth() if len(federation.clouds) > 1 else None
 
     def _prepare(self, run: DagRun) -> None:
-        dag = run.dag
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
-        topo = [orders[t] for t in dag.order]
+        topo = list(orders.values())    # (made in the job's order, dag.order)
         w = [math.fsum(o.exec) / len(o.exec) for o in topo]
         run.plist = plist = [orders[t] for t in cpop_list(topo, w, self._mean_bw)]
         for i, o in enumerate(plist):
@@ -1263,10 +1273,10 @@ class FdmmsScheduler(DagScheduler):
         """The mappable set: on arrays (a :class:`Snapshot`, decided by min-min in
         :meth:`_decide_snapshot`) when it is large and the pick is min-min; else the ready tasks
         as a list, which a subclass's own :meth:`_pick` decides."""
-        ready = self._set
+        ready = self._ready             # (the same tasks as the set: its C length, no call)
         if len(ready) > self.BATCH and self.pick_rule == "min-min":
-            return ready.snapshot()
-        return list(self._ready)
+            return self._set.snapshot()
+        return list(ready)
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         best = (INF, 0, 0)

@@ -419,7 +419,8 @@ def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_err
                 tasks[f"t{i}"] = f
             dag = build_dag_job(f"j{case}-{j}", tasks, [])
             plain = outcome(lambda: {t: [model.time(dag, t, v) for v in vms] for t in dag.order})
-            assert outcome(lambda: DagScheduler._times_of(me, dag, vms)) == plain
+            fields = dict(dag.graph.nodes(data=True))
+            assert outcome(lambda: DagScheduler._times_of(me, dag, vms, fields)) == plain
 
 
 def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
