@@ -876,7 +876,10 @@ class DagScheduler(CloudScheduler):
             raise PolicyError(f"t={now}: {where} fits no cloud")
         return order, c, float(raw[c][k]), float(rnd.quotes[c][k])
 
-    def _decide(self, now: float) -> None:
+    def _decide(self, now: float) -> int:
+        """The decision of the round out, its answers all in: the task-cloud pair assigned
+        (:meth:`_send`); returns the cloud. O(tasks x clouds) (a round on arrays: see
+        :meth:`_decide_snapshot`)."""
         rnd = self._round
         assert rnd is not None
         fed = self._f
@@ -884,12 +887,10 @@ class DagScheduler(CloudScheduler):
             rnd.quotes[self.index] = self._quote_snapshot(rnd.orders)
             order, c, estimate, quote = self._decide_snapshot(now, rnd)
             self._round = None
-            self._send(order, c, estimate, order.nb[c], quote)
-            return
+            return self._send(order, c, estimate, order.nb[c], quote)
         if (self._min_min or self._first_pick and len(rnd.orders) == 1) and not callable(self._sim.latency):
             self._round = None
-            self._decide_min_min(now, rnd.orders, rnd.quotes)
-            return
+            return self._decide_min_min(now, rnd.orders, rnd.quotes)
         i = self.index
         ask = self.local.quote              # quote_order, inlined
         rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in rnd.orders]
@@ -910,9 +911,9 @@ class DagScheduler(CloudScheduler):
         order = rnd.orders[k]
         if efts[k][c] == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
-        self._send(order, c, raw[k][c], order.nb[c], rnd.quotes[c][k])
+        return self._send(order, c, raw[k][c], order.nb[c], rnd.quotes[c][k])
 
-    def _decide_min_min(self, now: float, orders: list[TaskOrder], quotes: Mapping[int, Sequence[float]] | None) -> None:
+    def _decide_min_min(self, now: float, orders: list[TaskOrder], quotes: Mapping[int, Sequence[float]] | None) -> int:
         """A list round decided while it is summed, for a policy whose pick is min-min (FDMMS's
         list rounds, while its mappable set is small: the first least estimate over the tasks in
         order, each over the clouds in tie order), or a round of one task for one whose pick is
@@ -927,7 +928,7 @@ class DagScheduler(CloudScheduler):
         same state and time (a decision that queued a task, or sent it elsewhere, changed
         neither) is not quoted again. O(tasks x clouds), plus a quote per task not asked at this
         state yet; tests run both ways (and a lone cloud's rounds through a round of its own),
-        with the answers kept and asked anew."""
+        with the answers kept and asked anew. Returns the cloud the task was sent to."""
         i = self.index
         ask = self.local.quote              # quote_order, inlined
         alpha, gap = self.alpha, self._gap
@@ -973,10 +974,11 @@ class DagScheduler(CloudScheduler):
         order = orders[best_k]
         if best_e == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
-        self._send(order, best_c, best_r, order.nb[best_c], best_q)
+        return self._send(order, best_c, best_r, order.nb[best_c], best_q)
 
-    def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
-        """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""
+    def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> int:
+        """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min");
+        returns ``c``."""
         order.state = SENT
         order.cloud = c
         order.estimate = estimate
@@ -991,6 +993,7 @@ class DagScheduler(CloudScheduler):
             fed = self._f
             fed.messages += 1
             self._post(fed.schedulers[c], Transfer(order, nb, quote))
+        return c
 
     def _rejected(self, order: TaskOrder, reason: str) -> None:
         order.rejections += 1
@@ -1038,12 +1041,15 @@ class DagScheduler(CloudScheduler):
 
     def receive(self, message: Any) -> None:
         """A message: handled, then a pass of this cloud, except for a task-checking request
-        (``Check``), which only reads the slot table, and a transfer's acceptance (``Answer``
-        saying yes), which changes nothing here: a pass after either would find nothing new
-        (Li et al.'s three checks per round were a third of all passes). O(1) plus the handler."""
+        (``Check``), which only reads the slot table, a transfer's acceptance (``Answer``
+        saying yes), which changes nothing here, and answers (``Quotes``), which change this
+        cloud only when the decision they complete sends the task here: :meth:`_on_quotes`
+        asks for the pass then (a pass after the others would find nothing new: Li et al.'s
+        three checks per round were a third of all passes, and most decisions on several
+        clouds send the task to another one). O(1) plus the handler."""
         payload = message.payload
         kind = type(payload)
-        if not (kind is Check or kind is Answer and payload.accepted):
+        if not (kind is Check or kind is Quotes or kind is Answer and payload.accepted):
             self.dc.request_pass()
         handler = self._direct.get(kind)    # on_message's look-up, one call less
         if handler is None:
@@ -1090,7 +1096,11 @@ class DagScheduler(CloudScheduler):
         rnd.waiting -= 1
         if rnd.waiting == 0:
             now = self._sim.now
-            self._decide(now)
+            if self._decide(now) == self.index:
+                # the task accepted (or refused) here: this cloud changed, a pass at the end of
+                # the timestamp (a task sent to another cloud changes nothing here, and the
+                # rounds that follow are started just below)
+                self.dc.request_pass()
             self._dispatch(now)
 
     def _on_transfer(self, message: Any) -> None:
