@@ -1042,14 +1042,16 @@ class DagScheduler(CloudScheduler):
     def receive(self, message: Any) -> None:
         """A message: handled, then a pass of this cloud, except for a task-checking request
         (``Check``), which only reads the slot table, a transfer's acceptance (``Answer``
-        saying yes), which changes nothing here, and answers (``Quotes``), which change this
-        cloud only when the decision they complete sends the task here: :meth:`_on_quotes`
-        asks for the pass then (a pass after the others would find nothing new: Li et al.'s
+        saying yes), which changes nothing here, answers (``Quotes``), which change this
+        cloud only when the decision they complete sends the task here (:meth:`_on_quotes`
+        asks for the pass then), and a transfer (``Transfer``), whose best-effort task, once
+        accepted, had its pass in :meth:`accept` (:meth:`_on_transfer` asks for one after a
+        reservation or a refusal). A pass after the others would find nothing new: Li et al.'s
         three checks per round were a third of all passes, and most decisions on several
-        clouds send the task to another one). O(1) plus the handler."""
+        clouds send the task to another one. O(1) plus the handler."""
         payload = message.payload
         kind = type(payload)
-        if not (kind is Check or kind is Quotes or kind is Answer and payload.accepted):
+        if not (kind is Check or kind is Quotes or kind is Transfer or kind is Answer and payload.accepted):
             self.dc.request_pass()
         handler = self._direct.get(kind)    # on_message's look-up, one call less
         if handler is None:
@@ -1105,9 +1107,14 @@ class DagScheduler(CloudScheduler):
 
     def _on_transfer(self, message: Any) -> None:
         payload = message.payload
-        ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
+        order = payload.order
+        ok, reason = self.accept(order, payload.not_before, payload.quote)
+        if order.ar or not ok:
+            # a reservation made here (or a refusal): a pass at the end of the timestamp; a
+            # best-effort task accepted had its pass in accept, and nothing else changed here
+            self.dc.request_pass()
         self._f.messages += 1
-        self._post(message.sender, Answer(payload.order, ok, reason))
+        self._post(message.sender, Answer(order, ok, reason))
 
     def _on_answer(self, message: Any) -> None:
         payload = message.payload

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.brokers.base import Broker, register_broker
-from cloudsim_py.brokers.dags import FdmmsScheduler, Quotes
+from cloudsim_py.brokers.dags import FdmmsScheduler, Quotes, Transfer
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.local import Plan
 from cloudsim_py.clouds.overheads import Overheads
@@ -67,7 +67,7 @@ def outcome(system) -> tuple:
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
         plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True,
-        estimates: bool = True, answers: bool = True, quotes_pass: bool = False) -> tuple:
+        estimates: bool = True, answers: bool = True, every_pass: bool = False) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
@@ -76,10 +76,10 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             # messages through Broker.send and handlers through on_message (the plain paths)
             broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
             broker._direct = {}
-        if quotes_pass:
-            # a pass after every answer received, as after any other message (the plain rule)
+        if every_pass:
+            # a pass after every answer and transfer received, as after any other message (the plain rule)
             def receive(message, broker=broker, plain=broker.receive):
-                if type(message.payload) is Quotes:
+                if type(message.payload) in (Quotes, Transfer):
                     broker.dc.request_pass()
                 plain(message)
             broker.receive = receive
@@ -142,10 +142,10 @@ def test_messages_posted_directly_give_the_schedule_of_broker_send():
                         == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
 
 
-def test_answers_ask_for_a_pass_only_when_their_decision_sends_the_task_here():
-    # DagScheduler.receive asks for no pass on Quotes, _on_quotes asks for one when the decision
-    # it completes keeps the task here: the same schedules, logs, events and messages as a pass
-    # after every answer, on two and three clouds, with a fixed latency and one per pair, with
+def test_answers_and_transfers_ask_for_a_pass_only_when_they_change_this_cloud():
+    # DagScheduler.receive asks for no pass on Quotes and Transfer; _on_quotes asks for one when
+    # the decision it completes keeps the task here, _on_transfer after a reservation or a
+    # refusal: the same schedules, logs, events and messages as a pass after every message, on two and three clouds, with a fixed latency and one per pair, with
     # the datacenters' invariants checked after every timestamp
     def per_pair(a, b):
         return 0.25 * (a.index + 1) + 0.5 * b.index
@@ -154,11 +154,11 @@ def test_answers_ask_for_a_pass_only_when_their_decision_sends_the_task_here():
         for seed in range(4):
             for clouds, latency in ((2, 0.0), (3, 0.5), (3, per_pair)):
                 assert (run(seed, policy, params, clouds, latency=latency, jobs=16)
-                        == run(seed, policy, params, clouds, latency=latency, jobs=16, quotes_pass=True)), \
+                        == run(seed, policy, params, clouds, latency=latency, jobs=16, every_pass=True)), \
                     (policy, params, seed, clouds)
     for seed in range(4):           # FDMMS's rounds on arrays too
         assert (run(seed, "fdmms", {}, 2, batch=0, jobs=20)
-                == run(seed, "fdmms", {}, 2, batch=0, jobs=20, quotes_pass=True)), seed
+                == run(seed, "fdmms", {}, 2, batch=0, jobs=20, every_pass=True)), seed
 
 
 def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
