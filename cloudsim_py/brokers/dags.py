@@ -731,7 +731,9 @@ class DagScheduler(CloudScheduler):
 
     @abstractmethod
     def _candidates(self) -> list[TaskOrder]:
-        """The tasks to decide in this round (FDLS: the head of the list; FDMMS: every ready one)."""
+        """The tasks to decide in this round (FDLS: the head of the list; FDMMS: every ready one):
+        ready tasks (added by :meth:`_make_ready`, not decided since). Asked only while one is
+        ready (:meth:`_dispatch`)."""
 
     @abstractmethod
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
