@@ -72,6 +72,9 @@ log = logger(__name__)
 
 INF = math.inf
 NAN = math.nan
+#: the two modes a task has, read once (an enum member read through its class is a look-up
+#: of some 100 ns, on every task's acceptance)
+AR, BEST_EFFORT = LeaseMode.AR, LeaseMode.BEST_EFFORT
 #: an owner's view of a task: predecessors running, ready to be sent, being decided or sent, done
 BLOCKED, READY, SENT, DONE = range(4)
 STATE_NAMES = ("waiting for its predecessors", "ready, not yet sent", "sent to a cloud", "done")
@@ -110,7 +113,7 @@ class TaskOrder:
     succ: list["TaskOrder"] = attrs.field(factory=list)
     pending: int = 0
     #: a task of an AR job (read at every quote and transfer: kept, not looked up through the job)
-    ar: bool = attrs.field(default=attrs.Factory(lambda self: self.run.dag.mode is LeaseMode.AR, takes_self=True))
+    ar: bool = attrs.field(default=attrs.Factory(lambda self: self.run.dag.mode is AR, takes_self=True))
 
     def __repr__(self) -> str:
         return f"TaskOrder(job {self.run.dag.id}, task {self.task!r}, id {self.id})"
@@ -306,8 +309,9 @@ class Federation:
 
 class Check(NamedTuple):
     round: int
-    #: (task, not before on the receiver) of each task, or a whole mappable set (FDMMS)
-    items: "tuple[tuple[TaskOrder, float], ...] | Snapshot"
+    #: the tasks (the receiver reads each one's input time on its cloud, ``nb``, fixed once the
+    #: task is ready), or a whole mappable set (FDMMS)
+    items: "tuple[TaskOrder, ...] | Snapshot"
 
 
 class Quotes(NamedTuple):
@@ -475,7 +479,6 @@ class _KeptEstimates:
 class _Round:
     id: int
     orders: Any                               #: list[TaskOrder], or a Snapshot (FDMMS)
-    not_before: list[list[float]]             #: [cloud][task] (list rounds)
     quotes: dict[int, Any]                    #: cloud -> starts (a tuple, or an array for a Snapshot)
     waiting: int
 
@@ -487,8 +490,8 @@ class DagScheduler(CloudScheduler):
     rejected. The local discipline's options are those of the lease scheduler."""
 
     #: how :meth:`_pick` chooses, declared so that a round can be decided while it is summed,
-    #: without the round's rows of estimates and the pick's call (:meth:`_decide_min_min`,
-    #: :meth:`_decide_alone`): ``"min-min"``, the first least estimate over the tasks in order,
+    #: without the round's rows of estimates and the pick's call (:meth:`_decide_min_min`):
+    #: ``"min-min"``, the first least estimate over the tasks in order,
     #: each over the clouds in tie order (FDMMS); ``"first-task"``, the first task's least
     #: estimate in tie order (FDLS: the same as min-min for a round of one task); ``None``, any
     #: other rule, which every round asks through the rows and :meth:`_pick`. A subclass that
@@ -545,6 +548,8 @@ class DagScheduler(CloudScheduler):
         #: the clouds in the order ties are broken: this one first (no transfer to another
         #: scheduler's queue), then by index
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
+        #: the other clouds, in tie order (:meth:`_decide_min_min`)
+        self._peers = self.tie_order[1:]
         self._round: _Round | None = None
         #: the last mappable set quoted here: its VMs array (the set's identity), the state of
         #: the slot tables and the time, the answers (:meth:`_quote_snapshot`)
@@ -558,7 +563,8 @@ class DagScheduler(CloudScheduler):
         self._kept_answers: tuple[tuple[int, int, float], dict[TaskOrder, float]] | None = None
         self._keep_answers = True
         self._round_ids = count(1)
-        #: a system of one cloud: a list round is decided at once (:meth:`_decide_alone`)
+        #: a system of one cloud: a list round decided while summed is decided at once, without a
+        #: round (:meth:`_dispatch`)
         self._alone = len(federation.clouds) == 1
         self._handlers = {Check: self._on_check, Quotes: self._on_quotes, Transfer: self._on_transfer,
                           Answer: self._on_answer, Done: self._on_done}
@@ -568,7 +574,7 @@ class DagScheduler(CloudScheduler):
         #: a round of one task is decided while it is summed (:meth:`_decide_min_min`; a test
         #: turns it off to compare with the general path)
         self._first_pick = self.pick_rule is not None
-        #: so is a list round of several tasks, and a lone cloud's (:meth:`_decide_alone`)
+        #: so is a list round of several tasks (FDMMS; a test turns it off)
         self._min_min = self.pick_rule == "min-min"
 
     def counters(self) -> Mapping[str, float]:
@@ -593,26 +599,32 @@ class DagScheduler(CloudScheduler):
         cloud's time is the latest of the job's start and the arrivals, the same sums as a loop
         per cloud over the predecessors, taken a predecessor at a time over every cloud (one
         row of bandwidths read per predecessor, not one look-up per pair; plain loops: a list
-        comprehension is a function call of its own). O(preds x clouds): about 0.9 us for two
-        predecessors on four clouds, 1.2 before."""
+        comprehension is a function call of its own). A predecessor that sends no data arrives
+        at its finish on every cloud: the latest of those is taken first and laid over the
+        clouds once (a maximum is the same in any order: the first of equal times is kept
+        either way, and equal times here are one float). O(preds x clouds)."""
         dag = order.run.dag
         t0 = dag.start if dag.start is not None else dag.submit_time
         bw = self._f.bw
         n = len(bw)
         out = [t0] * n
+        late = t0                       # the latest finish of a predecessor without data
         for src, data in order.preds:   # (none: an entry task, its job's start on every cloud)
-            f = src.finish
             if data:
+                f = src.finish
                 row = bw[src.cloud]
                 for c in range(n):
                     a = f + data / row[c]
                     if a > out[c]:
                         out[c] = a
             else:
-                a = f + 0.0
-                for c in range(n):
-                    if a > out[c]:
-                        out[c] = a
+                a = src.finish + 0.0
+                if a > late:
+                    late = a
+        if late > t0:
+            for c in range(n):
+                if late > out[c]:
+                    out[c] = late
         return out
 
     def quote_order(self, order: TaskOrder, not_before: float) -> float:
@@ -629,20 +641,22 @@ class DagScheduler(CloudScheduler):
         fed.log.submitted += 1
         clouds = fed.clouds
         types = [c.vm_type for c in clouds]
+        # each task's fields, read once into a dict (the node view's look-up is a Python call
+        # a task; its data view iterates networkx's own dict in C)
+        fields = dict(dag.graph.nodes(data=True))
         try:
-            times = self._times_of(dag, types)
+            times = self._times_of(dag, types, fields)
         except PlatformError as exc:
             fed.log.refuse(dag, str(exc), self.index)
             log.warning("job %s refused: %s", dag.id, exc)
             return
         orders: dict[Hashable, TaskOrder] = {}
         run = DagRun(dag, fed.log.submitted, self.index, orders, dag.tasks)
-        nodes = dag.graph.nodes
-        ar = dag.mode is LeaseMode.AR
+        ar = dag.mode is AR
         kinds = self._kinds
         images = self._images
         for rank, task in enumerate(dag.order):
-            data = nodes[task]
+            data = fields[task]
             cpus = float(data.get("cpus", 1))
             vms = kinds.get(cpus)
             if vms is None:             # VMs per cloud, and whether one cloud is big enough
@@ -666,22 +680,23 @@ class DagScheduler(CloudScheduler):
                 self._make_ready(order)
         self.dc.request_pass()
 
-    def _times_of(self, dag: DagJob, types: Sequence[Any]) -> dict[Hashable, list[float]]:
+    def _times_of(self, dag: DagJob, types: Sequence[Any],
+                  fields: Mapping[Hashable, Mapping[str, Any]]) -> dict[Hashable, list[float]]:
         """Each task's time on every cloud, once (ExecutionModel.check's loop, in its order: the
         same first error); the task orders and FDLS's priorities read these. A task timed by
         its type in the matrix (no runtime read) shares the list of the first task of its type
         here (kept per scheduler: the model and the clouds are fixed; nothing changes the
         lists); a type is kept only once all its times were found, so an error is raised at
-        the same task as without the lists. O(tasks x clouds) the first time, O(tasks) after."""
+        the same task as without the lists. ``fields``: each task's fields (the graph's).
+        O(tasks x clouds) the first time, O(tasks) after."""
         model = self._fed().model
-        nodes = dag.graph.nodes
         by_type = self._type_times
         by_runtime = model.use_runtime
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
             return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         times = {}
         for task in dag.order:
-            data = nodes[task]
+            data = fields[task]
             kind = data.get("type")
             if kind is None or by_runtime and "runtime" in data:
                 times[task] = [model.time(dag, task, v) for v in types]
@@ -706,7 +721,8 @@ class DagScheduler(CloudScheduler):
     def _unready(self, order: TaskOrder) -> None:
         """``order`` was decided: it leaves the mappable set."""
         self._ready.pop(order, None)
-        self._refused.pop(order, None)
+        if order.rejections:            # (only a task refused once is there)
+            self._refused.pop(order, None)
 
     # ------------------------------------------------------------------ the owner's rounds
     def schedule(self, now: float) -> None:
@@ -715,7 +731,9 @@ class DagScheduler(CloudScheduler):
 
     @abstractmethod
     def _candidates(self) -> list[TaskOrder]:
-        """The tasks to decide in this round (FDLS: the head of the list; FDMMS: every ready one)."""
+        """The tasks to decide in this round (FDLS: the head of the list; FDMMS: every ready one):
+        ready tasks (added by :meth:`_make_ready`, not decided since). Asked only while one is
+        ready (:meth:`_dispatch`)."""
 
     @abstractmethod
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
@@ -724,22 +742,25 @@ class DagScheduler(CloudScheduler):
 
     def _dispatch(self, now: float) -> None:
         """Start rounds of task-checking requests while there are tasks to decide and no round
-        is waiting for answers. O(1) when a round is out or the policy has no candidate (most
-        calls), else the rounds' cost (:meth:`_start_round`)."""
-        if self._round is not None:          # most calls: a round is out, nothing to do
+        is waiting for answers. O(1) when a round is out or no task is ready (most calls: the
+        policy's candidates are ready tasks, so it is not asked), else the rounds' cost
+        (:meth:`_start_round`; a lone cloud's round decided while summed, :meth:`_decide_min_min`,
+        without a round)."""
+        if self._round is not None or not self._ready:      # most calls: nothing to do
             return
         orders = self._candidates()
-        if not orders:                      # and most others (a pass with nothing to decide)
+        if not orders:
             return
         fed = self._f
         clouds = len(fed.clouds)
+        alone = self._alone
         while True:
             self.rounds += 1
-            if self._alone and type(orders) is list:
-                self._decide_alone(orders, now)     # no peer to ask: no round to wait for
+            if alone and type(orders) is list and (self._min_min or len(orders) == 1):
+                self._decide_min_min(now, orders, None)     # no peer to ask: no round to wait for
             else:
                 self._start_round(fed, clouds, orders, now)
-            if self._round is not None:
+            if self._round is not None or not self._ready:
                 return
             orders = self._candidates()
             if not orders:
@@ -748,76 +769,17 @@ class DagScheduler(CloudScheduler):
     def _start_round(self, fed: Federation, clouds: int, orders: Any, now: float) -> None:
         """A round of task-checking requests about ``orders`` (a list, or FDMMS's
         :class:`Snapshot`): a ``Check`` to every other cloud, decided at once if there is none.
-        O(clouds) for a list of one task (O(tasks x clouds) for more; O(clouds) for a snapshot,
-        which travels whole), plus one event per check."""
-        if isinstance(orders, Snapshot):
-            rnd = _Round(next(self._round_ids), orders, [], {}, clouds - 1)
-            items: list[Any] = [orders] * clouds
-        elif len(orders) == 1:          # FDLS: one task a round (loops: no comprehension's call)
-            o = orders[0]
-            nbs: list[list[float]] = []
-            items = []
-            for nb in o.nb:
-                nbs.append([nb])
-                items.append(((o, nb),))
-            rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
-        else:
-            nbs = [[o.nb[c] for o in orders] for c in range(clouds)]
-            rnd = _Round(next(self._round_ids), orders, nbs, {}, clouds - 1)
-            items = [tuple(zip(orders, nbs[c])) for c in range(clouds)]
-        self._round = rnd
+        Every check carries the same items (the tasks, or the snapshot): O(tasks) once, plus one
+        event per check."""
+        items = orders if isinstance(orders, Snapshot) else tuple(orders)
+        rnd = self._round = _Round(next(self._round_ids), orders, {}, clouds - 1)
+        me = self.index
         for c, peer in enumerate(fed.schedulers):
-            if c != self.index:
+            if c != me:
                 fed.messages += 1
-                self._post(peer, Check(rnd.id, items[c]))
+                self._post(peer, Check(rnd.id, items))
         if rnd.waiting == 0:
             self._decide(now)
-
-    def _decide_alone(self, orders: list[TaskOrder], now: float) -> None:
-        """A list round of a system of one cloud (no peer to check with), decided at once: what
-        :meth:`_dispatch` then :meth:`_decide` do for it (the same quotes in the same order, the
-        same sums, the same pick), without the round's lists of lists, its messages' items and
-        its ``_Round``. O(tasks) quotes; a test runs both ways on random cases."""
-        c = self.index
-        quote = self.local.quote            # quote_order, inlined
-        alpha = self.alpha
-        if len(orders) == 1:                # (no list made for one task)
-            o = orders[0]
-            q = quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar)
-            r = max(q, now) + o.xfer[c] + o.exec[c]
-            e = r + alpha * self._gap[c] if alpha else r
-            if e == INF:
-                raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
-            self._send(o, c, r, o.nb[c], q)
-            return
-        if self._min_min:
-            # FDMMS's pick (the first least estimate) in the loop that quotes: the same quotes
-            # in the same order, the same sums, no lists (one Python step a task)
-            g = self._gap[c]
-            best = 0                        # (FdmmsScheduler._pick's start: INF at task 0)
-            best_e = best_r = best_q = INF
-            for k, o in enumerate(orders):
-                q = quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar)
-                r = max(q, now) + o.xfer[c] + o.exec[c]
-                e = r + alpha * g if alpha else r
-                if e < best_e:
-                    best, best_e, best_r, best_q = k, e, r, q
-            o = orders[best]
-            if best_e == INF:
-                raise PolicyError(f"t={now}: job {o.run.dag.id}, task {o.task!r} fits no cloud")
-            self._send(o, c, best_r, o.nb[c], best_q)
-            return
-        quotes = [quote(o.vms[c], o.xfer[c] + o.exec[c], o.nb[c], o.ar) for o in orders]
-        raws = [max(q, now) + o.xfer[c] + o.exec[c] for q, o in zip(quotes, orders)]
-        g = self._gap[c]
-        efts = [[r + alpha * g] for r in raws] if alpha else [[r] for r in raws]
-        k, c2 = self._pick(orders, efts)
-        assert c2 == c
-        e = efts[k][0]
-        order = orders[k]
-        if e == INF:
-            raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
-        self._send(order, c, raws[k], order.nb[c], quotes[k])
 
     def _reach(self, now: float) -> list[float]:
         """When a task sent now can be at each cloud: now here, now + the message's latency
@@ -844,7 +806,7 @@ class DagScheduler(CloudScheduler):
         decision that changed nothing here (a task queued, or sent to another cloud)."""
         i, size = self.index, snap.size
         local = self.local
-        state = (local.table.version, local.hard.version, self.dc.now)
+        state = (local.table.version, local.hard.version, self._sim.now)
         kept = self._kept_quotes
         done = 0
         if kept is not None and kept[0] is snap.n and kept[1] == state and kept[2].shape[0] <= size:
@@ -916,7 +878,10 @@ class DagScheduler(CloudScheduler):
             raise PolicyError(f"t={now}: {where} fits no cloud")
         return order, c, float(raw[c][k]), float(rnd.quotes[c][k])
 
-    def _decide(self, now: float) -> None:
+    def _decide(self, now: float) -> int:
+        """The decision of the round out, its answers all in: the task-cloud pair assigned
+        (:meth:`_send`); returns the cloud. O(tasks x clouds) (a round on arrays: see
+        :meth:`_decide_snapshot`)."""
         rnd = self._round
         assert rnd is not None
         fed = self._f
@@ -924,14 +889,13 @@ class DagScheduler(CloudScheduler):
             rnd.quotes[self.index] = self._quote_snapshot(rnd.orders)
             order, c, estimate, quote = self._decide_snapshot(now, rnd)
             self._round = None
-            self._send(order, c, estimate, order.nb[c], quote)
-            return
+            return self._send(order, c, estimate, order.nb[c], quote)
+        if (self._min_min or self._first_pick and len(rnd.orders) == 1) and not callable(self._sim.latency):
+            self._round = None
+            return self._decide_min_min(now, rnd.orders, rnd.quotes)
         i = self.index
         ask = self.local.quote              # quote_order, inlined
-        if (self._min_min or self._first_pick and len(rnd.orders) == 1) and not callable(self._sim.latency):
-            self._decide_min_min(now, rnd, ask)
-            return
-        rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in zip(rnd.orders, rnd.not_before[i])]
+        rnd.quotes[i] = [ask(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in rnd.orders]
         clouds = range(len(fed.clouds))
         alpha = self.alpha
         gap = self._gap
@@ -949,29 +913,30 @@ class DagScheduler(CloudScheduler):
         order = rnd.orders[k]
         if efts[k][c] == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
-        self._send(order, c, raw[k][c], rnd.not_before[c][k], rnd.quotes[c][k])
+        return self._send(order, c, raw[k][c], order.nb[c], rnd.quotes[c][k])
 
-    def _decide_min_min(self, now: float, rnd: _Round, ask: Any) -> None:
-        """:meth:`_decide` of a list round with a fixed latency, for a policy whose pick is
-        min-min (FDMMS's list rounds, while its mappable set is small: the first least estimate
-        over the tasks in order, each over the clouds in tie order), or of a round of one task
-        for one whose pick is the first task's least estimate (every FDLS round; the same pick
-        for one task): this cloud's quotes asked in the same order,
-        the same sums in the same order (``max(quote, reach) + transfer + execution``, then the
-        feedback term), the pick made while they are summed, without the round's rows of raw
-        estimates and estimates, the per-cloud reach list and the pick's call. This cloud's
-        answers are kept per state of its two tables and time: a task asked again at the same
-        state and time (a decision that queued a task, or sent it elsewhere, changed neither) is
-        not quoted again. O(tasks x clouds), plus a quote per task not asked at this state yet;
-        tests run both ways, with the answers kept and asked anew."""
+    def _decide_min_min(self, now: float, orders: list[TaskOrder], quotes: Mapping[int, Sequence[float]] | None) -> int:
+        """A list round decided while it is summed, for a policy whose pick is min-min (FDMMS's
+        list rounds, while its mappable set is small: the first least estimate over the tasks in
+        order, each over the clouds in tie order), or a round of one task for one whose pick is
+        the first task's least estimate (every FDLS round; the same pick for one task), with a
+        fixed latency; also a lone cloud's round, which has no peer to ask (``quotes`` None:
+        :meth:`_dispatch` decides it at once, without a round). The other clouds' answers are
+        ``quotes[cloud][task]``; this cloud's quotes are asked in task order, the sums are
+        :meth:`_decide`'s in the same order (``max(quote, reach) + transfer + execution``, then
+        the feedback term), and the pick is made while they are summed, without the round's rows
+        of raw estimates and estimates, the per-cloud reach list and the pick's call. This
+        cloud's answers are kept per state of its two tables and time: a task asked again at the
+        same state and time (a decision that queued a task, or sent it elsewhere, changed
+        neither) is not quoted again. O(tasks x clouds), plus a quote per task not asked at this
+        state yet; tests run both ways (and a lone cloud's rounds through a round of its own),
+        with the answers kept and asked anew. Returns the cloud the task was sent to."""
         i = self.index
-        orders = rnd.orders
-        nbs = rnd.not_before
-        quotes = rnd.quotes
-        mine_nb = nbs[i]
+        ask = self.local.quote              # quote_order, inlined
         alpha, gap = self.alpha, self._gap
-        tie = self.tie_order
-        later = now + self._sim.latency     # type: ignore[operator]  # _reach: now + the latency elsewhere
+        peers = self._peers                 # (tie order: this cloud first, then these)
+        # _reach: now here, now + the latency elsewhere (a lone cloud has no elsewhere)
+        later = now if quotes is None else now + self._sim.latency   # type: ignore[operator]
         # a quote is a function of the task (its VMs, durations, input time and mode, fixed once
         # it is ready), the two tables and the time: the answers of the last rounds at the same
         # state and time are this round's for the tasks asked again
@@ -984,35 +949,38 @@ class DagScheduler(CloudScheduler):
             if kept is None or kept[0] != state or not self._keep_answers:
                 kept = self._kept_answers = (state, {})
             answers = kept[1]
-        mine: list[float] = []
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
-        best_e = best_r = INF
-        for k, o in enumerate(orders):
+        best_e = best_r = best_q = INF
+        k = 0
+        for o in orders:
             xfer, ex = o.xfer, o.exec
-            own = answers.get(o) if answers is not None else None
-            if own is None:
-                own = ask(o.vms[i], xfer[i] + ex[i], mine_nb[k], o.ar)
-                if answers is not None:
-                    answers[o] = own
-            mine.append(own)
-            for c in tie:
-                if c == i:
-                    q, reach = own, now
-                else:
-                    q, reach = quotes[c][k], later
-                r = (reach if reach > q else q) + xfer[c] + ex[c]     # max(q, reach), first kept on a tie
+            if answers is None:
+                q = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar)
+            else:
+                q = answers.get(o)      # type: ignore[assignment]
+                if q is None:
+                    q = answers[o] = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar)
+            # each cloud in tie order: max(quote, reach) (the first kept on a tie) + transfer +
+            # execution, then the feedback term; the first least estimate kept
+            r = (now if now > q else q) + xfer[i] + ex[i]
+            e = r + alpha * gap[i] if alpha else r
+            if e < best_e:
+                best_k, best_c, best_e, best_r, best_q = k, i, e, r, q
+            for c in peers:
+                q = quotes[c][k]            # type: ignore[index]
+                r = (later if later > q else q) + xfer[c] + ex[c]
                 e = r + alpha * gap[c] if alpha else r
                 if e < best_e:
-                    best_k, best_c, best_e, best_r = k, c, e, r
-        quotes[i] = mine
-        self._round = None
+                    best_k, best_c, best_e, best_r, best_q = k, c, e, r, q
+            k += 1
         order = orders[best_k]
         if best_e == INF:
             raise PolicyError(f"t={now}: job {order.run.dag.id}, task {order.task!r} fits no cloud")
-        self._send(order, best_c, best_r, nbs[best_c][best_k], quotes[best_c][best_k])
+        return self._send(order, best_c, best_r, order.nb[best_c], best_q)
 
-    def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> None:
-        """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min")."""
+    def _send(self, order: TaskOrder, c: int, estimate: float, nb: float, quote: float) -> int:
+        """Assign ``order`` to cloud ``c`` (Algorithms 1-2, "assign task T to cloud C_min");
+        returns ``c``."""
         order.state = SENT
         order.cloud = c
         order.estimate = estimate
@@ -1027,6 +995,7 @@ class DagScheduler(CloudScheduler):
             fed = self._f
             fed.messages += 1
             self._post(fed.schedulers[c], Transfer(order, nb, quote))
+        return c
 
     def _rejected(self, order: TaskOrder, reason: str) -> None:
         order.rejections += 1
@@ -1050,7 +1019,7 @@ class DagScheduler(CloudScheduler):
         run = order.run
         ar = order.ar
         desc = TaskJob(id=order.id, submit_time=now, procs=n, runtime=order.exec[i], job_id=run.dag.id,
-                       task=order.task, mode=LeaseMode.AR if ar else LeaseMode.BEST_EFFORT,
+                       task=order.task, mode=AR if ar else BEST_EFFORT,
                        image_mb=order.image_mb, memory_mb=order.memory_mb, ready_at=not_before,
                        owner=run.owner, cloud=self._cloud_name, ref=order)
         job = Job(desc)
@@ -1074,12 +1043,17 @@ class DagScheduler(CloudScheduler):
 
     def receive(self, message: Any) -> None:
         """A message: handled, then a pass of this cloud, except for a task-checking request
-        (``Check``), which only reads the slot table, and a transfer's acceptance (``Answer``
-        saying yes), which changes nothing here: a pass after either would find nothing new
-        (Li et al.'s three checks per round were a third of all passes). O(1) plus the handler."""
+        (``Check``), which only reads the slot table, a transfer's acceptance (``Answer``
+        saying yes), which changes nothing here, answers (``Quotes``), which change this
+        cloud only when the decision they complete sends the task here (:meth:`_on_quotes`
+        asks for the pass then), and a transfer (``Transfer``), whose best-effort task, once
+        accepted, had its pass in :meth:`accept` (:meth:`_on_transfer` asks for one after a
+        reservation or a refusal). A pass after the others would find nothing new: Li et al.'s
+        three checks per round were a third of all passes, and most decisions on several
+        clouds send the task to another one. O(1) plus the handler."""
         payload = message.payload
         kind = type(payload)
-        if not (kind is Check or kind is Answer and payload.accepted):
+        if not (kind is Check or kind is Quotes or kind is Transfer or kind is Answer and payload.accepted):
             self.dc.request_pass()
         handler = self._direct.get(kind)    # on_message's look-up, one call less
         if handler is None:
@@ -1111,10 +1085,10 @@ class DagScheduler(CloudScheduler):
             i = self.index
             quote = self.local.quote            # quote_order, inlined
             if len(items) == 1:
-                o, nb = items[0]
-                starts = (quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar),)
+                o = items[0]
+                starts = (quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
             else:
-                starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], nb, o.ar) for o, nb in items])
+                starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in items])
         self._f.messages += 1
         self._post(message.sender, Quotes(payload.round, starts))
 
@@ -1125,14 +1099,24 @@ class DagScheduler(CloudScheduler):
         rnd.quotes[message.sender.index] = payload.starts
         rnd.waiting -= 1
         if rnd.waiting == 0:
-            self._decide(self.dc.now)
-            self._dispatch(self.dc.now)
+            now = self._sim.now
+            if self._decide(now) == self.index:
+                # the task accepted (or refused) here: this cloud changed, a pass at the end of
+                # the timestamp (a task sent to another cloud changes nothing here, and the
+                # rounds that follow are started just below)
+                self.dc.request_pass()
+            self._dispatch(now)
 
     def _on_transfer(self, message: Any) -> None:
         payload = message.payload
-        ok, reason = self.accept(payload.order, payload.not_before, payload.quote)
+        order = payload.order
+        ok, reason = self.accept(order, payload.not_before, payload.quote)
+        if order.ar or not ok:
+            # a reservation made here (or a refusal): a pass at the end of the timestamp; a
+            # best-effort task accepted had its pass in accept, and nothing else changed here
+            self.dc.request_pass()
         self._f.messages += 1
-        self._post(message.sender, Answer(payload.order, ok, reason))
+        self._post(message.sender, Answer(order, ok, reason))
 
     def _on_answer(self, message: Any) -> None:
         payload = message.payload
@@ -1181,11 +1165,12 @@ class DagScheduler(CloudScheduler):
             run.finish = max(o.finish for o in run.orders.values())
             del self._runs[run]
             dag = run.dag
-            ar = dag.mode is LeaseMode.AR
+            ar = dag.mode is AR
             start = dag.start if ar and dag.start is not None else dag.submit_time
             self._f.log.finished.append(DagOutcome(dag.id, run.owner, dag.submit_time, run.finish, dag.tasks,
                                                        ar, start))
-        self.dc.request_pass()
+        # (no pass asked for: the datacenter runs one at the end of a timestamp with a finish
+        # in it, and a Done message asked for one when it was received)
 
     @property
     def active_jobs(self) -> int:
@@ -1220,11 +1205,10 @@ class FdlsScheduler(DagScheduler):
         self._mean_bw = federation.mean_bandwidth() if len(federation.clouds) > 1 else None
 
     def _prepare(self, run: DagRun) -> None:
-        dag = run.dag
         orders = run.orders
         # ExecutionModel.mean_time from the times the orders hold (the same numbers, not
         # computed again)
-        topo = [orders[t] for t in dag.order]
+        topo = list(orders.values())    # (made in the job's order, dag.order)
         w = [math.fsum(o.exec) / len(o.exec) for o in topo]
         run.plist = plist = [orders[t] for t in cpop_list(topo, w, self._mean_bw)]
         for i, o in enumerate(plist):
@@ -1308,10 +1292,10 @@ class FdmmsScheduler(DagScheduler):
         """The mappable set: on arrays (a :class:`Snapshot`, decided by min-min in
         :meth:`_decide_snapshot`) when it is large and the pick is min-min; else the ready tasks
         as a list, which a subclass's own :meth:`_pick` decides."""
-        ready = self._set
+        ready = self._ready             # (the same tasks as the set: its C length, no call)
         if len(ready) > self.BATCH and self.pick_rule == "min-min":
-            return ready.snapshot()
-        return list(self._ready)
+            return self._set.snapshot()
+        return list(ready)
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:
         best = (INF, 0, 0)

@@ -20,6 +20,9 @@ import attrs
 from ..errors import JobError
 from .lease import LeaseMode
 
+#: read once: an enum member read through its class is a look-up of some 100 ns
+_BEST_EFFORT = LeaseMode.BEST_EFFORT
+
 
 @attrs.frozen(slots=True)
 class TaskJob:
@@ -47,7 +50,9 @@ class TaskJob:
     ref: Any = attrs.field(default=None, repr=False, eq=False)   #: the owner's handle
 
     def __attrs_post_init__(self) -> None:
-        if isinstance(self.procs, bool) or not isinstance(self.procs, int) or self.procs < 1:
+        procs = self.procs
+        # (an int passes with one type test: every task accepted by a cloud is checked here)
+        if type(procs) is not int and (isinstance(procs, bool) or not isinstance(procs, int)) or procs < 1:
             raise JobError(f"job {self.job_id}, task {self.task!r}: procs (VMs) must be an integer "
                            f">= 1, got {self.procs!r}")
         if not self.runtime >= 0:
@@ -68,7 +73,7 @@ class TaskJob:
 
     @property
     def preemptible(self) -> bool:
-        return self.mode is LeaseMode.BEST_EFFORT
+        return self.mode is _BEST_EFFORT
 
     @property
     def not_before(self) -> float:

@@ -1,6 +1,6 @@
 """The shortcuts of the DAG schedulers' per-task path give what the general paths give: a lone
-cloud's list round decided at once (``DagScheduler._decide_alone``), a DAG task's plan read
-field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
+cloud's list round decided at once, without a round (``DagScheduler._dispatch``), a DAG task's
+plan read field by field (``LocalCloud._plan_task``), a start on given VMs of one tier of identical hosts
 (``Datacenter.start``'s second fast path), FDMMS's answers for a mappable set kept while the
 slot tables and the time are the same (``DagScheduler._quote_snapshot``)."""
 
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.brokers.base import Broker, register_broker
-from cloudsim_py.brokers.dags import FdmmsScheduler
+from cloudsim_py.brokers.dags import FdmmsScheduler, Quotes, Transfer
 from cloudsim_py.clouds.cloud import CloudSpec
 from cloudsim_py.clouds.local import Plan
 from cloudsim_py.clouds.overheads import Overheads
@@ -67,7 +67,7 @@ def outcome(system) -> tuple:
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
         plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True,
-        estimates: bool = True, answers: bool = True) -> tuple:
+        estimates: bool = True, answers: bool = True, every_pass: bool = False) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
@@ -76,6 +76,13 @@ def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = 
             # messages through Broker.send and handlers through on_message (the plain paths)
             broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
             broker._direct = {}
+        if every_pass:
+            # a pass after every answer and transfer received, as after any other message (the plain rule)
+            def receive(message, broker=broker, plain=broker.receive):
+                if type(message.payload) in (Quotes, Transfer):
+                    broker.dc.request_pass()
+                plain(message)
+            broker.receive = receive
         if not alone:
             broker._alone = False
         if not fused:
@@ -135,6 +142,25 @@ def test_messages_posted_directly_give_the_schedule_of_broker_send():
                         == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
 
 
+def test_answers_and_transfers_ask_for_a_pass_only_when_they_change_this_cloud():
+    # DagScheduler.receive asks for no pass on Quotes and Transfer; _on_quotes asks for one when
+    # the decision it completes keeps the task here, _on_transfer after a reservation or a
+    # refusal: the same schedules, logs, events and messages as a pass after every message, on two and three clouds, with a fixed latency and one per pair, with
+    # the datacenters' invariants checked after every timestamp
+    def per_pair(a, b):
+        return 0.25 * (a.index + 1) + 0.5 * b.index
+
+    for policy, params in POLICIES:
+        for seed in range(4):
+            for clouds, latency in ((2, 0.0), (3, 0.5), (3, per_pair)):
+                assert (run(seed, policy, params, clouds, latency=latency, jobs=16)
+                        == run(seed, policy, params, clouds, latency=latency, jobs=16, every_pass=True)), \
+                    (policy, params, seed, clouds)
+    for seed in range(4):           # FDMMS's rounds on arrays too
+        assert (run(seed, "fdmms", {}, 2, batch=0, jobs=20)
+                == run(seed, "fdmms", {}, 2, batch=0, jobs=20, every_pass=True)), seed
+
+
 def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
     # DagScheduler._decide_min_min for a round of one task (every FDLS round) against _decide's
     # general path, with and without feedback, on two and three clouds
@@ -146,7 +172,8 @@ def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
 
 
 def test_a_lone_clouds_min_min_picked_while_quoting_gives_the_lists_and_pick():
-    # DagScheduler._decide_alone's FDMMS loop against its lists and FdmmsScheduler._pick
+    # a lone cloud's FDMMS rounds decided at once by DagScheduler._decide_min_min against its
+    # rounds through _decide's lists and FdmmsScheduler._pick
     for params in ({}, {"alpha": 0.3, "ar_slack": 2.0}):
         for seed in range(8):
             assert run(seed, "fdmms", params, jobs=20) == run(seed, "fdmms", params, jobs=20, fused=False), (params, seed)
@@ -418,7 +445,8 @@ def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_err
                 tasks[f"t{i}"] = f
             dag = build_dag_job(f"j{case}-{j}", tasks, [])
             plain = outcome(lambda: {t: [model.time(dag, t, v) for v in vms] for t in dag.order})
-            assert outcome(lambda: DagScheduler._times_of(me, dag, vms)) == plain
+            fields = dict(dag.graph.nodes(data=True))
+            assert outcome(lambda: DagScheduler._times_of(me, dag, vms, fields)) == plain
 
 
 def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
