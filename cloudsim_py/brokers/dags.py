@@ -1174,6 +1174,8 @@ class DagScheduler(CloudScheduler):
 
     @property
     def active_jobs(self) -> int:
+        """How many DAG jobs this scheduler owns that have not finished (submitted here, not
+        refused, some task not yet done): for a listener or a subclass to watch the backlog. O(1)."""
         return len(self._runs)
 
 

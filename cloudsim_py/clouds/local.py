@@ -927,6 +927,8 @@ class LocalCloud:
         return len(self._waiting)
 
     def plan_of(self, job: Job) -> Plan | None:
+        """The plan this cloud holds for ``job`` (its booking, phase and VMs), ``None`` if the job
+        is not planned here (never accepted, or ended): for tests and listeners. O(1)."""
         return self._plans.get(job)
 
     def _check(self) -> None:
