@@ -756,8 +756,10 @@ class DagScheduler(CloudScheduler):
         alone = self._alone
         while True:
             self.rounds += 1
-            if alone and type(orders) is list and (self._min_min or len(orders) == 1):
-                self._decide_min_min(now, orders, None)     # no peer to ask: no round to wait for
+            if alone and type(orders) is list and (self._min_min or self._first_pick and len(orders) == 1):
+                # no peer to ask, and a round _decide would decide while summing: no round to
+                # wait for (the same rule as _decide's; a pick of the policy's own gets a round)
+                self._decide_min_min(now, orders, None)
             else:
                 self._start_round(fed, clouds, orders, now)
             if self._round is not None or not self._ready:

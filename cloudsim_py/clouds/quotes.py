@@ -29,7 +29,7 @@ class QuoteProfile:
     last ends in ascending order (:meth:`SlotTable.last_ends`; a horizon is the later of one and
     :attr:`time`, :meth:`SlotTable.horizon`) and their array only when a quote needs
     more than the first (a task of one VM: a ``min`` in C answers) or more than the VMs with no
-    booking (:meth:`SlotTable.unbooked`, counted once per state: their horizon is the time),
+    booking (:meth:`SlotTable.unbooked`, a count the table keeps: their horizon is the time),
     and the gap answers so far."""
 
     table: SlotTable
@@ -40,8 +40,6 @@ class QuoteProfile:
     sorted: list[float] | None = None
     as_array: np.ndarray | None = None
     answers: dict[tuple[int, float, float], float] = attrs.field(factory=dict)
-    #: the VMs with no booking (-1: not counted yet)
-    idle: int = -1
 
     def renew(self, version: int, time: float) -> None:
         """Make this the profile of another state of the same table, first asked at ``time``:
@@ -53,7 +51,6 @@ class QuoteProfile:
         self.longest = math.nan
         self.sorted = None
         self.as_array = None
-        self.idle = -1
         if self.answers:
             self.answers = {}
 
@@ -72,10 +69,7 @@ class QuoteProfile:
         time) or ``n = 1``, O(1) once it is made (O(V log V), at most once per state)."""
         ends = self.sorted
         if ends is None:
-            idle = self.idle
-            if idle < 0:
-                idle = self.idle = self.table.unbooked()
-            if n <= idle:
+            if n <= self.table.unbooked():
                 return self.time
             if n == 1:
                 return self.table.horizon(1, self.time)

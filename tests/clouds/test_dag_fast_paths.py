@@ -405,7 +405,7 @@ def test_a_quote_profiles_horizons_from_the_unbooked_count_are_the_sorted_ones()
         for n in order:
             assert prof.horizon(n) == table.horizon(n, t)
         assert prof.gap() == table.longest_gap(t)       # taken when first needed: the same gap
-        assert prof.idle == sum(not table.reservations_of(v) for v in range(table.n_vms)) or prof.sorted
+        assert table.unbooked() == sum(not table.reservations_of(v) for v in range(table.n_vms))
 
 
 def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_error():
