@@ -55,11 +55,12 @@ def raw_columns(jobs: Sequence[Job]) -> dict[str, np.ndarray]:
     ``map``) and typed by ``numpy.fromiter``; a test holds it to :data:`RAW_FIELDS`'
     attributes. O(jobs x columns)."""
     n = len(jobs)
-    values: tuple[list[Any], ...] = ([j.id for j in jobs], [j.submit_time for j in jobs], [j.first_start for j in jobs],
-              [j.finish_time for j in jobs], [j.procs for j in jobs], [j.work for j in jobs],
-              [j.runtime_estimate for j in jobs], [j.kills for j in jobs], [j.suspensions for j in jobs],
-              [j.migrations for j in jobs], [j.swaps for j in jobs], [j.tier for j in jobs],
-              [j.lost_work for j in jobs], [j.desc.row for j in jobs])
+    values: tuple[list[Any], ...] = (
+        [j.id for j in jobs], [j.submit_time for j in jobs], [j.first_start for j in jobs],
+        [j.finish_time for j in jobs], [j.procs for j in jobs], [j.work for j in jobs],
+        [j.runtime_estimate for j in jobs], [j.kills for j in jobs], [j.suspensions for j in jobs],
+        [j.migrations for j in jobs], [j.swaps for j in jobs], [j.tier for j in jobs],
+        [j.lost_work for j in jobs], [j.desc.row for j in jobs])
     return {name: np.fromiter(column, dtype=dtype, count=n)
             for (name, dtype, _), column in zip(RAW_FIELDS, values)}
 
