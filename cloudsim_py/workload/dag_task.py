@@ -30,7 +30,7 @@ class TaskJob:
 
     Immutable by use, not by ``frozen``: made by the owner's scheduler when a cloud accepts the
     task (one a task, on the path of every task) and only read afterwards, by the cloud's
-    scheduler, the datacenter and the records. A frozen attrs class sets each of its 16 fields
+    scheduler, the datacenter and the records. A frozen attrs class sets each of its 15 fields
     through ``object.__setattr__`` (about 2.5 times the creation of this class, some 11,000
     machine instructions a task); a test runs DAG systems and checks that every description
     still has, when its task ends, the fields it was made with. Equality and hashing are the
