@@ -7,7 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cloudsim_py.metrics import JobRecords, csv_cell, finished_lines
+from cloudsim_py.metrics import JobRecords, csv_cell, csv_column, finished_lines
 
 FIELDS = JobRecords.FIELDS
 INTS = {"id", "procs", "kills", "suspensions", "migrations", "swaps", "tier"}
@@ -57,3 +57,18 @@ def test_whole_floats_read_back_as_they_were_written():
     line = finished_lines(columns)[0]
     assert line.startswith("7,76.0,76.0,76.0,7,76.0,76.0,76.0,76.0,-0.0,")
     assert line.endswith(",1e+16,finished,\n")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 12), st.data())
+def test_text_columns_are_quoted_as_cell_by_cell(rows, data):
+    # several text columns, each of plain words or of words a comma, a quote or a line break
+    # makes quoted: one format for the whole line writes what csv_cell writes cell by cell
+    columns = {n: np.arange(rows, dtype=np.int64) if n in INTS else np.arange(rows) + 0.5 for n in FIELDS}
+    names = ("cloud", "mode", "requested_start", "dag", "task")
+    words = st.text(alphabet="ab,\"\n\r% 1", max_size=6) | st.sampled_from(["", "c0", "best-effort", "%s", "%d"])
+    for name in names:
+        columns[name] = data.draw(st.lists(words, min_size=rows, max_size=rows))
+    assert finished_lines(columns, names) == reference(columns, names)
+    for name in names:
+        assert list(csv_column(columns[name])) == [csv_cell(w) for w in columns[name]]

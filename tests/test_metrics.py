@@ -91,3 +91,31 @@ def test_records_taken_mid_run_stay_valid_while_the_log_grows(monkeypatch):
     assert early["id"].tolist() == [1, 2, 3] and early["finish"].tolist() == [10.0, 20.0, 30.0]
     assert final["id"].tolist() == list(range(1, 9))
     assert final["finish"].tolist() == [10.0 * i for i in range(1, 9)]
+
+
+def test_raw_columns_read_each_jobs_attribute_named_in_raw_fields():
+    # raw_columns reads the attributes by comprehensions written out: the same values, in the
+    # same dtypes, as reading RAW_FIELDS' attributes one by one; over finished rigid jobs and
+    # DAG tasks
+    from operator import attrgetter
+
+    import numpy as np
+
+    from cloudsim_py.metrics import RAW_FIELDS, RetainingJobLog, raw_columns
+    from cloudsim_py.systems.clouds import build_dag_system
+    from tests.clouds.test_dag_fast_paths import clouds_of, random_dags
+
+    rigid = RetainingJobLog()
+    run([(0, 2, 100), (0, 1, 4), (3, 3, 7.5), (9, 1, 2)], hosts=3, policy="easy", listeners=[rigid])
+    kept = RetainingJobLog()
+    system = build_dag_system(random_dags(2, jobs=10, clouds=2), clouds_of(2), policy="fdmms",
+                              latency=0.1, listeners=[kept])
+    system.run()
+    assert len(rigid.finished) == 4
+    for jobs in (kept.finished, rigid.finished):
+        cols = raw_columns(jobs)
+        assert list(cols) == [name for name, _, _ in RAW_FIELDS]
+        for name, dtype, attr in RAW_FIELDS:
+            plain = np.fromiter(map(attrgetter(attr), jobs), dtype=dtype, count=len(jobs))
+            assert cols[name].dtype == plain.dtype and cols[name].tolist() == plain.tolist()
+    assert len(kept.finished) > 20

@@ -20,7 +20,7 @@ import json
 import math
 import os
 import re
-from typing import IO, Any, Iterable, Sequence
+from typing import IO, Any, Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -272,7 +272,7 @@ class JobsCsv(TemporaryCsv):
 
     def __init__(self, path: str, tau: float = 10.0, text: Sequence[str] = ()) -> None:
         self.tau = tau
-        #: the system's text columns (names; the log's getters fill them)
+        #: the system's text columns (names; the log's columns fill them)
         self.text = tuple(text)
         super().__init__(path, csv_header(self.text))
 
@@ -291,7 +291,7 @@ class JobsCsv(TemporaryCsv):
         fh = self._fh
         assert fh is not None
         writer = csv.writer(fh, lineterminator="\n")
-        text = [get for name, get in log.text if name in self.text]
+        text = [column for name, column in log.text if name in self.text]
         try:
             for job in log.rejected:
                 writer.writerow(_job_row(job, text, "rejected", log.reasons.get(job.id, "")))
@@ -305,9 +305,9 @@ class JobsCsv(TemporaryCsv):
         self._put_in_place()
 
 
-def _job_row(job: Job, text: Sequence[Any], state: str, reason: str) -> list:
-    """A non-finished job's row: what it has of the columns (``text``: the getters of the
-    system's text columns)."""
+def _job_row(job: Job, text: Sequence[Callable[[Sequence[Job]], Sequence[str]]], state: str, reason: str) -> list:
+    """A non-finished job's row: what it has of the columns (``text``: the system's text
+    columns, each given the job alone)."""
     start = job.first_start
     values: dict[str, Any] = {
         "id": job.id, "submit": float(job.submit_time), "start": "" if start is None else float(start),
@@ -315,7 +315,7 @@ def _job_row(job: Job, text: Sequence[Any], state: str, reason: str) -> list:
         "estimate": float(job.runtime_estimate), "wait": "", "response": "", "bsld": "",
         "kills": job.kills, "suspensions": job.suspensions, "migrations": job.migrations,
         "swaps": job.swaps, "tier": job.tier, "lost_work": float(job.lost_work)}
-    return [_cell(values[n]) for n in JobRecords.FIELDS] + [get(job) for get in text] + [state, reason]
+    return [_cell(values[n]) for n in JobRecords.FIELDS] + [column((job,))[0] for column in text] + [state, reason]
 
 
 def _cell(v: Any) -> str:

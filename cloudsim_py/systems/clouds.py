@@ -13,7 +13,8 @@ import csv
 import io
 import math
 import os
-from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence, cast
+from operator import attrgetter
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -31,7 +32,7 @@ from ..errors import CloudSimError, DAGError, PolicyError, ScenarioError
 from ..infrastructure.datacenter import Datacenter
 from ..infrastructure.listener import DatacenterListener
 from ..infrastructure.phases import ARRIVAL
-from ..metrics import JobLog
+from ..metrics import JobLog, TextColumn
 from ..outputs import partial_row, write_atomic
 from ..probes import probe_summary
 from ..runner import RunResult, World, arrivals
@@ -50,30 +51,45 @@ NAN = math.nan
 TEXT = ("cloud", "mode", "requested_start", "dag", "task")
 
 
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+#: what a cloud system's job describes: a lease on a cloud (:class:`LeaseJob`) or a DAG task
+#: sent to one (:class:`~cloudsim_py.workload.dag_task.TaskJob`), both implementing
+#: :class:`LeaseDescription`, whose fields the text columns read: a cloud's scheduler submits
+#: nothing else to its datacenter (a C call, no Python frame: it runs for every finished job)
+_lease: Callable[[Job], LeaseDescription] = attrgetter("desc")
+
+_cloud_of = attrgetter("desc.cloud")
+_mode_of = attrgetter("desc.mode")
+_start_of = attrgetter("desc.start")
+_dag_of = attrgetter("desc.dag")
+_task_of = attrgetter("desc.task")
+#: a mode's text (``LeaseMode.value`` is a property of the enum: a Python call a row)
+_MODE_TEXT = {mode: mode.value for mode in LeaseMode}
 
 
-def _lease(job: Job) -> LeaseDescription:
-    """What a cloud system's job describes: a lease on a cloud (:class:`LeaseJob`) or a DAG
-    task sent to one (:class:`~cloudsim_py.workload.dag_task.TaskJob`), both implementing
-    :class:`LeaseDescription`, whose fields the text columns read: a cloud's scheduler
-    submits nothing else to its datacenter."""
-    return cast(LeaseDescription, job.desc)
+def _clouds(jobs: Sequence[Job]) -> list[str]:
+    return list(map(_cloud_of, jobs))
 
 
-def _start(desc: LeaseDescription) -> str:
-    start = desc.start
-    return "" if start is None else repr(float(start))
+def _modes(jobs: Sequence[Job]) -> list[str]:
+    return list(map(_MODE_TEXT.__getitem__, map(_mode_of, jobs)))
 
 
-#: how each text column is read off a job (a lease's or a task's description)
-TEXT_GETTERS: tuple[tuple[str, Callable[[Job], str]], ...] = (
-    ("cloud", lambda job: _lease(job).cloud),
-    ("mode", lambda job: _lease(job).mode.value),
-    ("requested_start", lambda job: _start(_lease(job))),
-    ("dag", lambda job: _text(_lease(job).dag)),
-    ("task", lambda job: _text(_lease(job).task)),
+def _starts(jobs: Sequence[Job]) -> list[str]:
+    return ["" if start is None else repr(float(start)) for start in map(_start_of, jobs)]
+
+
+def _dags(jobs: Sequence[Job]) -> list[str]:
+    return ["" if dag is None else str(dag) for dag in map(_dag_of, jobs)]
+
+
+def _tasks(jobs: Sequence[Job]) -> list[str]:
+    return ["" if task is None else str(task) for task in map(_task_of, jobs)]
+
+
+#: the text columns of a chunk of jobs (a lease's or a task's description), each made in one
+#: call a chunk: C loops but for the requested start's and the names' text. O(jobs) a column.
+TEXT_COLUMNS: tuple[TextColumn, ...] = (
+    ("cloud", _clouds), ("mode", _modes), ("requested_start", _starts), ("dag", _dags), ("task", _tasks),
 )
 
 
@@ -246,7 +262,7 @@ def build_lease_cloud(leases: Iterable[LeaseRequest], cloud: CloudSpec, *, polic
     broker = dc.attach(_cloud_broker(policy, params))
     broker.use_cloud(cloud, overheads)
     costs = overheads if overheads is not None else Overheads()
-    log = dc.subscribe(JobLog(text=TEXT_GETTERS))
+    log = dc.subscribe(JobLog(text=TEXT_COLUMNS))
     records = _attach_records(dc, broker)
     outcomes = dc.subscribe(LeaseOutcomes())
     for listener in listeners:
@@ -392,7 +408,7 @@ def build_dag_system(dags: Iterable[DagJob], clouds: Sequence[CloudSpec], *, pol
     sim = Simulation(seed, latency=latency)
     fed = Federation(tuple(clouds), model or ExecutionModel(), inter_cloud_mbps,
                      overheads if overheads is not None else Overheads())
-    log = JobLog(text=TEXT_GETTERS)
+    log = JobLog(text=TEXT_COLUMNS)
     dcs: list[Datacenter] = []
     records = []
     listeners = list(listeners)

@@ -100,7 +100,9 @@ _NUMERIC_TASK_FIELDS = (("runtime", False), ("cpus", True), ("memory_mb", False)
 
 def _check_tasks(job_id: object, graph: nx.DiGraph) -> None:
     known, numeric = _KNOWN_TASK_FIELDS, _NUMERIC_TASK_FIELDS
-    for task, data in graph.nodes.items():
+    # nodes(data=True) iterates networkx's own dict of (task, fields); nodes.items() would
+    # look each task up through the view, a Python call a task
+    for task, data in graph.nodes(data=True):
         if not data.keys() <= known:
             unknown = sorted(map(str, data.keys() - known))[0]
             raise DAGError(f"job {job_id}, task {task!r}: unknown field {unknown!r} "
@@ -407,19 +409,27 @@ def build_dag_job(job_id: Hashable, tasks: Mapping[Task, Mapping[str, Any]],
 
     g: nx.DiGraph = nx.DiGraph()
     # the tasks, then each one's fields (a copy) into its attribute dict: networkx's
-    # add_nodes_from takes (task, fields) pairs through a caught TypeError per task
+    # add_nodes_from takes (task, fields) pairs through a caught TypeError per task; the new
+    # graph's tasks are in the order of ``tasks``, so each one's attribute dict is met beside
+    # its fields (no look-up through the node view, a Python call a task)
     g.add_nodes_from(tasks)
-    fields = g.nodes
-    for t, f in tasks.items():
-        fields[t].update(f)
+    for (_, data), f in zip(g.nodes(data=True), tasks.values()):
+        data.update(f)
     # every edge checked, then all added at once (what add_edge does for each, without its
-    # per-call overhead); the same graph, the same first error
+    # per-call overhead); the same graph, the same first error. The graph's tasks are the keys
+    # of ``tasks``: an edge is looked up there (in C), and only one naming a task not found
+    # there, or an unhashable one, goes through the graph's own test (a Python call a task)
     listed = []
     for edge in edges:
         u, v = edge[0], edge[1]
-        for t in (u, v):
-            if t not in g:
-                raise DAGError(f"job {job_id}: edge {u!r} -> {v!r} names unknown task {t!r}")
+        try:
+            known = u in tasks and v in tasks
+        except TypeError:
+            known = False
+        if not known:
+            for t in (u, v):
+                if t not in g:
+                    raise DAGError(f"job {job_id}: edge {u!r} -> {v!r} names unknown task {t!r}")
         listed.append((u, v, {"data_mb": edge[2]}) if len(edge) == 3 else (u, v))
     g.add_edges_from(listed)
     return DagJob(id=job_id, graph=g, **job_fields)

@@ -229,7 +229,8 @@ def _built_edge_by_edge(job_id, tasks, edges):
 
 def test_build_dag_job_makes_the_graph_of_one_edge_at_a_time():
     # random tasks (int, string and tuple ids), edges forward and backward, repeated (the data
-    # of the last one kept), with and without data; and unknown tasks: the same first error
+    # of the last one kept), with and without data; and unknown tasks (unhashable ones
+    # among them): the same first error
     import random
 
     rng = random.Random(3)
@@ -245,6 +246,8 @@ def test_build_dag_job_makes_the_graph_of_one_edge_at_a_time():
         edges += rng.sample(edges, min(2, len(edges)))
         if case % 7 == 0:
             edges.insert(rng.randint(0, len(edges)), (ids[0], "nobody"))
+        if case % 11 == 5:      # an unhashable task: unknown too, not a TypeError
+            edges.insert(rng.randint(0, len(edges)), (["nobody"], ids[0]) if case % 2 else (ids[0], {}))
         try:
             want = _built_edge_by_edge(case, tasks, edges)
         except DAGError as exc:
