@@ -209,3 +209,123 @@ def test_the_collector_runs_less_often_during_a_run_and_as_before_after_it():
         assert seen[-1] == GC_YOUNG * 3 and gc.get_threshold()[0] == GC_YOUNG * 3
     finally:
         gc.set_threshold(*before)
+
+
+# -- end-of-timestamp hooks run on request ------------------------------------------------------
+
+def test_a_hook_on_request_runs_only_at_the_end_of_a_timestamp_it_was_asked_for():
+    sim = Simulation()
+    seen = []
+    want = sim.after_timestamp(lambda now: seen.append(now), on_request=True)
+    sim.schedule(1.0, lambda _: None)
+    sim.schedule(2.0, lambda _: want())
+    sim.schedule(3.0, lambda _: (want(), want()))       # asked twice: runs once
+    sim.schedule(4.0, lambda _: None)
+    sim.run()
+    assert seen == [2.0, 3.0]
+    assert sim.timestamps == 4
+
+
+def test_hooks_asked_for_run_in_the_order_they_were_added_among_the_plain_ones():
+    sim = Simulation()
+    seen = []
+    wants = {}
+    for name in "abcd":
+        wants[name] = sim.after_timestamp(lambda now, name=name: seen.append((now, name)),
+                                          on_request=name in "bd")
+    sim.schedule(1.0, lambda _: (wants["d"](), wants["b"]()))
+    sim.schedule(2.0, lambda _: wants["a"]())           # a plain hook: the request does nothing
+    sim.run()
+    assert seen == [(1.0, "a"), (1.0, "b"), (1.0, "c"), (1.0, "d"), (2.0, "a"), (2.0, "c")]
+
+
+def test_a_request_made_by_a_hook_runs_a_later_hook_now_and_itself_or_an_earlier_one_next_round():
+    sim = Simulation()
+    seen = []
+    wants: list = []
+
+    def hook(name, asks, now_event=False):
+        def run(now):
+            seen.append((now, name))
+            if len(seen) == 1:          # the first hook to run, once
+                for a in asks:
+                    wants[a]()
+                if now_event:
+                    sim.schedule(now, lambda _: None)      # another round at this time
+        return run
+
+    wants.append(sim.after_timestamp(hook("x", [], now_event=False), on_request=True))
+    wants.append(sim.after_timestamp(hook("y", [0, 1, 2], now_event=True), on_request=True))
+    wants.append(sim.after_timestamp(hook("z", []), on_request=True))
+    sim.schedule(1.0, lambda _: wants[1]())
+    sim.schedule(5.0, lambda _: None)
+    sim.run()
+    # y asks for x (before it), itself and z (after it): z runs in this round; x and y in the
+    # next, at 1.0 again because y scheduled an event now (y's second run asks for nothing)
+    assert seen == [(1.0, "y"), (1.0, "z"), (1.0, "x"), (1.0, "y")]
+
+
+def test_a_request_left_when_no_event_follows_at_that_time_runs_after_the_next_timestamp():
+    sim = Simulation()
+    seen = []
+    wants: list = []
+
+    def late(now):
+        seen.append((now, "late"))
+        if now == 1.0:
+            wants[0]()                  # the earlier hook: the next round, after t=3's events
+
+    wants.append(sim.after_timestamp(lambda now: seen.append((now, "early")), on_request=True))
+    wants.append(sim.after_timestamp(late, on_request=True))
+    sim.schedule(1.0, lambda _: wants[1]())
+    sim.schedule(3.0, lambda _: None)
+    sim.run()
+    assert seen == [(1.0, "late"), (3.0, "early")]
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.lists(st.integers(0, 4), max_size=3)), max_size=25),
+       st.lists(st.booleans(), min_size=5, max_size=5),
+       st.lists(st.lists(st.integers(0, 4), max_size=3), min_size=5, max_size=5),
+       st.lists(st.booleans(), min_size=5, max_size=5))
+def test_hooks_on_request_run_exactly_when_plain_hooks_with_a_flag_find_it_set(
+        events, plain, asks, again):
+    # The same script run twice: hooks on request, and the way a datacenter worked before them
+    # (a plain hook called every timestamp that acts only if a flag of its own is set). Events
+    # and hooks ask for hooks (a hook asks while it runs, the first three times, possibly
+    # scheduling another round at the same time); the hooks that act, and when, are the same.
+    def world(on_request):
+        sim = Simulation()
+        acted = []
+        flags = [False] * 5
+        runs = [0] * 5
+        wants: list = []
+
+        def ask(j):
+            if on_request:
+                wants[j]()
+            else:
+                flags[j] = True
+
+        def make(j):
+            def hook(now):
+                if not plain[j] and not on_request:
+                    if not flags[j]:
+                        return
+                    flags[j] = False
+                acted.append((now, j))
+                runs[j] += 1
+                if runs[j] <= 3:
+                    for a in asks[j]:
+                        ask(a)
+                    if again[j]:
+                        sim.schedule(now, lambda _: None)
+            return hook
+
+        for j in range(5):
+            wants.append(sim.after_timestamp(make(j), on_request=on_request and not plain[j]))
+        for t, who in events:
+            sim.schedule(float(t), lambda who: [ask(j) for j in who], who)
+        sim.run()
+        return acted, sim.timestamps
+
+    assert world(True) == world(False)

@@ -114,3 +114,57 @@ def test_each_datacenter_gets_its_own_scheduling_pass_only_when_something_happen
     sim.run()
     # a: arrival at 1, finish at 3; b: arrival at 2, finish at 4
     assert passes == {"a": [1.0, 3.0], "b": [2.0, 4.0]}
+
+
+class Counting(Broker):
+    """Counts its scheduling passes (the times it is asked to act)."""
+
+    def __init__(self) -> None:
+        self.passes: list[float] = []
+
+    def schedule(self, now: float) -> None:
+        self.passes.append(now)
+        for job in list(self.queue):
+            if job.procs <= self.dc.idle():
+                self.queue.remove(job)
+                self.dc.start(job)
+
+
+def test_with_hooks_on_request_each_datacenter_has_its_passes_where_something_happened_to_it():
+    # four datacenters, jobs only in a: b, c and d have no pass (their end-of-timestamp hooks
+    # run on request, and nothing asked for them); a's passes are at its arrivals and
+    # finishes, and at a request_pass from outside (t=7), none at t=8
+    sim = Simulation()
+    dcs = [Datacenter(sim, hosts=2, name=n) for n in "abcd"]
+    brokers = [dc.attach(Counting()) for dc in dcs]
+    a = dcs[0]
+    sim.schedule(0.0, a.submit, Job(1, 0.0, 2, runtime=5.0))
+    sim.schedule(1.0, a.submit, Job(2, 1.0, 1, runtime=5.0))
+    sim.schedule(7.0, lambda _: a.request_pass())
+    sim.schedule(8.0, lambda _: None)
+    sim.run()
+    assert brokers[0].passes == [0.0, 1.0, 5.0, 7.0, 10.0]
+    assert all(b.passes == [] for b in brokers[1:])
+    assert sim.timestamps == 6
+
+
+def test_a_datacenter_that_checks_its_invariants_checks_them_at_every_timestamp():
+    # check=True: the hook runs at every timestamp (its check), whether anything happened to
+    # the datacenter or not; its broker's passes are still only where something did
+    sim = Simulation()
+    a = Datacenter(sim, hosts=2, name="a")
+    b = Datacenter(sim, hosts=2, name="b", check=True)
+    ba, bb = a.attach(Counting()), b.attach(Counting())
+    checks: list[float] = []
+    inner = b._check
+
+    def counted() -> None:
+        checks.append(sim.now)
+        inner()
+
+    b._check = counted       # type: ignore[method-assign]
+    sim.schedule(0.0, a.submit, Job(1, 0.0, 2, runtime=5.0))
+    sim.schedule(2.0, b.submit, Job(2, 2.0, 1, runtime=1.0))
+    sim.run()
+    assert checks == [0.0, 2.0, 3.0, 5.0]
+    assert ba.passes == [0.0, 5.0] and bb.passes == [2.0, 3.0]
