@@ -1,14 +1,11 @@
 """The clock and the run loop: pops every event of the earliest timestamp, then runs the
-end-of-timestamp hooks (a datacenter's scheduling pass) once, each every timestamp or, if it was
-added ``on_request``, only at the end of a timestamp it was asked for. Knows nothing about hosts,
-jobs, policies or which kinds of events exist: an event carries its own action."""
+end-of-timestamp hooks (a datacenter's scheduling pass) once. Knows nothing about hosts, jobs,
+policies or which kinds of events exist: an event carries its own action."""
 
 from __future__ import annotations
 
 import gc
-from functools import partial
 from heapq import heappop, heappush, heapreplace
-from operator import setitem
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import SpecError
@@ -69,15 +66,13 @@ class Simulation:
 
     Ordering (docs/time-and-ordering.md): entries are ordered by ``(time, phase, seq)``; the
     model declares what its phases mean (the engine only compares them). After the last event
-    of a timestamp the end-of-timestamp hooks run once, in the order they were added: every
-    hook added plainly, and each hook added ``on_request`` that was asked for since it last ran
-    (:meth:`after_timestamp`).
+    of a timestamp every end-of-timestamp hook runs once, in the order they were added.
 
     ``latency``: the default delay of :meth:`send`, a number or ``latency(sender, dest)``.
     """
 
     __slots__ = ("now", "events", "random", "latency", "events_processed", "timestamps",
-                 "_hooks", "_wanted", "_keep", "_resume_hooks", "_sources", "_returned")
+                 "_hooks", "_resume_hooks", "_sources", "_returned")
 
     def __init__(self, seed: int = 0, latency: float | Callable[[Any, Any], float] = 0.0) -> None:
         self.now: float = 0.0
@@ -87,43 +82,15 @@ class Simulation:
         self.events_processed = 0
         self.timestamps = 0
         self._hooks: list[Callable[[float], None]] = []
-        #: per hook, whether it runs at the end of this timestamp, and one more entry, always
-        #: True, after the last hook: the run loop finds the next hook to run with one
-        #: ``list.index(True, i)`` (a scan in C, which the last entry ends)
-        self._wanted: list[bool] = [True]
-        #: per hook, what its entry of ``_wanted`` becomes once it ran: True for a hook that
-        #: runs every timestamp, False for one that runs when asked for
-        self._keep: list[bool] = []
         self._resume_hooks: list[Callable[[float], None]] = []
         #: heap of the sources' pending entries, (time, phase, seq, source, item)
         self._sources: list[tuple] = []
         self._returned = False      # run() has returned once: a program may act between runs
 
     # -- wiring ---------------------------------------------------------------------------
-    def after_timestamp(self, hook: Callable[[float], None], *,
-                        on_request: bool = False) -> Callable[[], None]:
-        """Run ``hook(now)`` once after all events of each timestamp, or with ``on_request``
-        only after the events of a timestamp in which it was asked for.
-
-        Returns the request: calling it (no arguments, O(1), no Python frame) asks for the hook
-        at the end of the current timestamp; asking again before it ran changes nothing. The
-        hooks that run at the end of a timestamp run in the order they were added. A request
-        made while the hooks of a timestamp run is seen as every hook sees the model's state: a
-        hook added after the one running (later in the order) runs in this same round; the one
-        running, or one before it, runs in the next round, at this time if the hooks scheduled
-        events now, else after the next timestamp's events. For a hook that runs every timestamp
-        the request does nothing.
-
-        Why: a datacenter's scheduling pass has nothing to do at most timestamps when several
-        datacenters share a simulation (with a message latency nearly every message is a
-        timestamp of its own, and it touches one datacenter): each would otherwise be called,
-        only to find that nothing happened to it.
-        """
-        i = len(self._hooks)
+    def after_timestamp(self, hook: Callable[[float], None]) -> None:
+        """Run ``hook(now)`` once after all events of each timestamp."""
         self._hooks.append(hook)
-        self._keep.append(not on_request)
-        self._wanted.insert(i, not on_request)     # before the last entry, which stays True
-        return partial(setitem, self._wanted, i, True)
 
     def on_resume(self, hook: Callable[[float], None]) -> None:
         """Run ``hook(now)`` whenever :meth:`run` (or :meth:`step`) is called again after it
@@ -198,9 +165,6 @@ class Simulation:
         dead = queue.dead
         heap = self._sources
         hooks = self._hooks
-        wanted = self._wanted
-        find = wanted.index
-        keep = self._keep
         processed = self.events_processed
         stamps = self.timestamps
         limit = INF if until is None else until
@@ -247,13 +211,8 @@ class Simulation:
                         queue.head = END
                     processed += 1
                     ev[3](ev[4])
-                # the hooks wanted, in the order added (a request made by a hook for a later
-                # one is seen here; the hooks may add hooks, hence len(hooks) read each time)
-                i = find(True)
-                while i < len(hooks):
-                    wanted[i] = keep[i]
-                    hooks[i](t)
-                    i = find(True, i + 1)
+                for hook in hooks:
+                    hook(t)
                 stamps += 1
                 st = heap[0][0] if heap else INF   # a hook may have added a source
         finally:

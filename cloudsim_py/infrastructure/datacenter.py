@@ -173,9 +173,7 @@ class Datacenter:
         if record:
             self.recorder = ScheduleRecorder(self)
             self.subscribe(self.recorder)
-        #: asks for this datacenter's end-of-timestamp hook (a pass, :meth:`request_pass`); the
-        #: hook runs every timestamp only where it checks the invariants at every timestamp
-        self._want_pass = sim.after_timestamp(self._end_of_timestamp, on_request=not self.check)
+        sim.after_timestamp(self._end_of_timestamp)
         sim.on_resume(self._end_of_timestamp)   # actions a program took between two runs
 
     # ------------------------------------------------------------------ wiring
@@ -295,12 +293,8 @@ class Datacenter:
 
     def request_pass(self) -> None:
         """Ask for a scheduling pass at the end of this timestamp (e.g. from a listener of
-        another datacenter that learnt something its broker should act on). O(1): the first
-        request of a timestamp asks the simulation for this datacenter's end-of-timestamp hook,
-        so that a datacenter nothing happened to is not called at the end of a timestamp."""
-        if not self._dirty:
-            self._dirty = True
-            self._want_pass()
+        another datacenter that learnt something its broker should act on)."""
+        self._dirty = True
 
     # ------------------------------------------------------------------ read-only queries
     def idle(self, tier: int = 0) -> int:
@@ -437,7 +431,7 @@ class Datacenter:
             self._reject(job, f"needs {job.desc.min_procs} processors, the datacenter has "
                               f"{len(self.hosts)}")
             return
-        self.request_pass()
+        self._dirty = True
         for fn in self._on_submit:
             fn(job)
 
@@ -567,7 +561,7 @@ class Datacenter:
         r.restoring = False
         if self.tiers > 1:
             self.progress.refresh(hosts)
-        self.request_pass()
+        self._dirty = True
         for fn in self._on_kill:
             fn(job)
 
@@ -587,7 +581,7 @@ class Datacenter:
         self.suspended[job] = None
         if self.tiers > 1:
             self.progress.refresh(hosts)
-        self.request_pass()
+        self._dirty = True
         for fn in self._on_suspend:
             fn(job)
 
@@ -688,7 +682,7 @@ class Datacenter:
         job.swaps += 1
         self.swaps += 1
         self.progress.refresh(r.hosts)
-        self.request_pass()
+        self._dirty = True
         for fn in self._on_swap:
             fn(job)
 
@@ -712,7 +706,7 @@ class Datacenter:
         return self.sim.schedule(time, self._action_fired, (action, arg), phase)
 
     def _action_fired(self, call: tuple[Callable[[Any], Any], Any]) -> None:
-        self.request_pass()
+        self._dirty = True
         action, arg = call
         try:
             action(arg)
@@ -730,7 +724,7 @@ class Datacenter:
 
     def receive(self, message: Message) -> None:
         """A message for this datacenter: its broker's ``on_message``, then a scheduling pass."""
-        self.request_pass()
+        self._dirty = True
         handler = getattr(self.broker, "on_message", None)
         if handler is None:
             raise PolicyError(f"t={self.sim.now}: datacenter {self.name!r} got a message but its "
@@ -888,7 +882,7 @@ class Datacenter:
         if self.tiers > 1:
             self.progress.refresh(hosts)
         self.finished += 1
-        self.request_pass()
+        self._dirty = True
         for fn in self._on_finish:
             fn(job)
         job.run = None   # a finished job holds no run state; the next start reuses this one
@@ -899,10 +893,10 @@ class Datacenter:
         if job.state is RUNNING and r is not None and r.restoring:
             r.restoring = False
             self.progress.rerate((job,))
-            self.request_pass()
+            self._dirty = True
 
     def _timer_fired(self, token: Any) -> None:
-        self.request_pass()
+        self._dirty = True
         try:
             self.broker.on_timer(token)
         except LimitError:
@@ -945,10 +939,6 @@ class Datacenter:
         self._slice_event = self.sim.schedule(at, self._slice_ended, None, SLICE)
 
     def _end_of_timestamp(self, now: float) -> None:
-        """The end-of-timestamp hook (and the resume hook): the broker's pass if something
-        asked for one (:meth:`request_pass`), and with ``check`` the invariants. The engine
-        calls it only when asked for, except with ``check`` (read when the datacenter is made),
-        where it runs at every timestamp as the check must."""
         if self._dirty:
             self._dirty = False
             if self.broker is not None:
