@@ -322,3 +322,31 @@ def test_a_check_or_an_acceptance_does_not_ask_the_receiving_cloud_for_a_pass():
     peer._rejected = lambda order, reason: None     # what a refusal does is not this test's
     peer.receive(Message(owner, peer, Answer(None, False, "too small"), 0.0, 0.0))
     assert peer.dc._dirty is True
+
+
+@pytest.mark.parametrize("policy", ["fdls", "fdmms"])
+def test_a_finished_dag_job_leaves_no_reference_cycle_for_the_collector(policy):
+    """A finished job's task orders link to each other and to their run; the scheduler drops
+    those links at the job's end, so the cycle collector finds none of its bookkeeping."""
+    import gc
+
+    from cloudsim_py.brokers.dags import DagRun, TaskOrder
+    from tests.clouds.test_dag_fast_paths import clouds_of, random_dags
+
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        system = build_dag_system(random_dags(4, jobs=12, clouds=2), clouds_of(2), policy=policy,
+                                  latency=0.1, seed=4)
+        system.run()
+        finished = len(system.log.finished)
+        system.world.log.columns()   # the job log lets its finished jobs (and their tasks) go
+        gc.collect()                 # the system is alive: only what nothing reaches is garbage
+        cyclic = [o for o in gc.garbage if isinstance(o, (TaskOrder, DagRun))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert finished == 12
+    assert cyclic == []
