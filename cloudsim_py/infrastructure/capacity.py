@@ -25,10 +25,12 @@ class CapacityIndex:
     over plain Python buffers (cheap to write, read in C), so JobDispatch ranks available slots
     in numpy instead of keeping a sorted index (docs/architecture.md). ``ranked[t]`` is the
     load where tier t's slot is open and infinity elsewhere: the lightest open slot of a tier,
-    lowest id among equals, is one ``argmin``."""
+    lowest id among equals, is one ``argmin``. Whether a slot is open is not mirrored apart:
+    ``ranked[t]`` is finite exactly there (:meth:`open_mask`), so a placement writes one
+    array per tier and host, not two."""
 
     __slots__ = ("hosts", "tiers", "threshold", "foreground", "idle", "open", "load_buf", "load",
-                 "mask_buf", "mask", "ranked_buf", "ranked", "busy_buf", "busy", "est_buf", "est")
+                 "ranked_buf", "ranked", "busy_buf", "busy", "est_buf", "est")
 
     def __init__(self, hosts: Sequence[Host], tiers: int, threshold: float,
                  foreground: bool = True) -> None:
@@ -42,8 +44,6 @@ class CapacityIndex:
                                                              for _ in range(1, tiers)]
         self.load_buf = array("d", bytes(8 * n))
         self.load = np.frombuffer(self.load_buf, dtype=np.float64)
-        self.mask_buf = [bytearray(b"\x01" * n) for _ in range(tiers)] if tiers > 1 else []
-        self.mask = [np.frombuffer(b, dtype=bool) for b in self.mask_buf]
         self.ranked_buf = [array("d", bytes(8 * n)) for _ in range(tiers)] if tiers > 1 else []
         self.ranked = [np.frombuffer(b, dtype=np.float64) for b in self.ranked_buf]
         #: two tiers: per tier, whether each host's slot is busy and its estimated usage (0 when
@@ -53,6 +53,12 @@ class CapacityIndex:
         self.busy = [np.frombuffer(b, dtype=bool) for b in self.busy_buf]
         self.est_buf = [array("d", bytes(8 * n)) for _ in range(tiers)] if tiers == 2 else []
         self.est = [np.frombuffer(b, dtype=np.float64) for b in self.est_buf]
+
+    def open_mask(self, tier: int) -> np.ndarray:
+        """k >= 2: a new boolean array, True where ``tier``'s slot is open (in ``open[tier]``):
+        where its ranked load is finite (loads are sums of finite estimates); O(H) in numpy.
+        For the rare readers (random placement of unknown usage, :meth:`check`)."""
+        return self.ranked[tier] != INF
 
     def load_above(self, host: Host, tier: int, exclude: Any = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host``, leaving out ``exclude``'s
@@ -77,7 +83,6 @@ class CapacityIndex:
         """Re-derive the host's estimated load and, tier by tier, whether its idle slots accept a
         placement (for lower tiers: the tiers above use less than the threshold); O(k)."""
         hid = host.id
-        masks = self.mask_buf
         threshold = self.threshold
         foreground = self.foreground
         above = 0.0
@@ -87,21 +92,17 @@ class CapacityIndex:
             if t:
                 if job is None and (top if foreground else above) < threshold:
                     self.open[t][hid] = None
-                    masks[t][hid] = 1
                 else:
                     self.open[t].pop(hid, None)
-                    masks[t][hid] = 0
-            else:
-                masks[0][hid] = job is None
             if job is not None and slot.cpu_est is not None:
                 above += slot.cpu_est
             if not t:
                 top = above
         host.load = above
         self.load_buf[hid] = above
-        if self.ranked_buf:
-            for t, ranked in enumerate(self.ranked_buf):
-                ranked[hid] = above if masks[t][hid] else INF
+        top_idle = host.slots[0].job is None
+        for t, (ranked, open_) in enumerate(zip(self.ranked_buf, self.open)):
+            ranked[hid] = above if (hid in open_ if t else top_idle) else INF
 
     def hosts_changed(self, hosts: Iterable[Host]) -> None:
         """:meth:`host_changed` for many hosts; with two tiers unrolled, the lookups hoisted out
@@ -111,7 +112,6 @@ class CapacityIndex:
             for h in hosts:
                 self.host_changed(h)
             return
-        mask0, mask1 = self.mask_buf
         ranked0, ranked1 = self.ranked_buf
         busy0, busy1 = self.busy_buf
         est0, est1 = self.est_buf
@@ -123,11 +123,9 @@ class CapacityIndex:
             fg, bg = host.slots
             if fg.job is None:
                 above = 0.0
-                mask0[hid] = 1
                 busy0[hid] = 0
             else:
                 above = fg.cpu_est if fg.cpu_est is not None else 0.0
-                mask0[hid] = 0
                 busy0[hid] = 1
             est0[hid] = above
             if bg.job is None:
@@ -136,15 +134,12 @@ class CapacityIndex:
                 load = above
                 if above < threshold:
                     open1[hid] = None
-                    mask1[hid] = 1
                     ranked1[hid] = load
                 else:
                     open1.pop(hid, None)
-                    mask1[hid] = 0
                     ranked1[hid] = INF
             else:
                 open1.pop(hid, None)
-                mask1[hid] = 0
                 ranked1[hid] = INF
                 busy1[hid] = 1
                 if bg.cpu_est is not None:
@@ -166,7 +161,6 @@ class CapacityIndex:
         their mirrors are read instead of the slots and only what the changed tier decides is
         written. Equal to :meth:`hosts_changed` (tests/infrastructure/test_capacity_wide.py);
         O(n) for n hosts, about two thirds of its stores."""
-        mask0, mask1 = self.mask_buf
         ranked0, ranked1 = self.ranked_buf
         busy0, busy1 = self.busy_buf
         est0, est1 = self.est_buf
@@ -180,12 +174,10 @@ class CapacityIndex:
                 if busy:
                     if e is None:
                         e = 0.0
-                    mask0[hid] = 0
                     busy0[hid] = 1
                     ranked0[hid] = INF
                 else:
                     e = 0.0
-                    mask0[hid] = 1
                     busy0[hid] = 0
                 est0[hid] = e
                 if busy1[hid]:                 # closed below, and stays so
@@ -194,12 +186,10 @@ class CapacityIndex:
                 elif e < threshold:
                     load = e
                     open1[hid] = None
-                    mask1[hid] = 1
                     ranked1[hid] = load
                 else:
                     load = e
                     open1.pop(hid, None)
-                    mask1[hid] = 0
                     ranked1[hid] = INF
                 if not busy:
                     ranked0[hid] = load
@@ -212,7 +202,6 @@ class CapacityIndex:
             if busy:
                 busy1[hid] = 1
                 open1.pop(hid, None)
-                mask1[hid] = 0
                 ranked1[hid] = INF
                 if e is None:
                     est1[hid] = 0.0
@@ -226,11 +215,9 @@ class CapacityIndex:
                 load = above
                 if above < threshold:
                     open1[hid] = None
-                    mask1[hid] = 1
                     ranked1[hid] = load
                 else:
                     open1.pop(hid, None)
-                    mask1[hid] = 0
                     ranked1[hid] = INF
             if not busy0[hid]:
                 ranked0[hid] = load
@@ -257,12 +244,10 @@ class CapacityIndex:
         e0 = self.est[0][ix]
         load = e0 + self.est[1][ix]
         op = ~self.busy[1][ix] & (e0 < self.threshold)
-        mask1 = self.mask[1]
-        was = mask1[ix]
-        self.mask[0][ix] = ~b0
+        ranked1 = self.ranked[1]
+        was = ranked1[ix] != INF
         self.ranked[0][ix] = np.where(b0, INF, load)
-        mask1[ix] = op
-        self.ranked[1][ix] = np.where(op, load, INF)
+        ranked1[ix] = np.where(op, load, INF)
         self.load[ix] = load
         flips = (op != was).nonzero()[0]
         if flips.shape[0]:
@@ -286,9 +271,10 @@ class CapacityIndex:
                       and self.threshold_load(h, t) < self.threshold}
                 assert op == set(self.open[t]), f"tier {t}: open index out of date"
             if self.tiers > 1:
-                assert np.flatnonzero(self.mask[t]).tolist() == sorted(self.open[t]), \
-                    f"tier {t}: availability mask out of date"
-                assert (self.ranked[t] == np.where(self.mask[t], self.load, INF)).all(), \
+                mask = self.open_mask(t)
+                assert np.flatnonzero(mask).tolist() == sorted(self.open[t]), \
+                    f"tier {t}: ranked loads finite elsewhere than on the open slots"
+                assert (self.ranked[t] == np.where(mask, self.load, INF)).all(), \
                     f"tier {t}: ranked loads out of date"
         if self.tiers == 2:
             for t in range(2):

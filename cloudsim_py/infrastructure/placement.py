@@ -86,7 +86,7 @@ class JobDispatch:
         if est is None:
             chosen_ids = [h.id for h in prefer if h.id in avail][:n] if prefer else []
             if n > len(chosen_ids):
-                chosen_ids += self._random(dc, index.mask[tier], chosen_ids, n - len(chosen_ids))
+                chosen_ids += self._random(dc, index.open_mask(tier), chosen_ids, n - len(chosen_ids))
             return [hosts[i] for i in chosen_ids]
         if prefer:
             chosen_ids = [h.id for h in prefer if h.id in avail][:n]
@@ -114,9 +114,8 @@ class JobDispatch:
     @staticmethod
     def _random(dc: "Datacenter", mask: np.ndarray, taken: list[int], need: int) -> list[int]:
         """``need`` random available slots (no usage known), from the ``placement`` stream,
-        leaving out ``taken``; O(H)."""
+        leaving out ``taken``; ``mask``: the open slots, a fresh array (written here); O(H)."""
         if taken:
-            mask = mask.copy()
             mask[taken] = False
         cand = mask.nonzero()[0]             # ascending ids (the method, not numpy's wrapper)
         picks = dc.sim.random["placement"].choice(cand.shape[0], need, replace=False)

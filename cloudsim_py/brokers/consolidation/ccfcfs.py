@@ -6,6 +6,7 @@ priority swap. No migration, no runtime estimates."""
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterator
 
 from ...workload.job import Job, JobState
@@ -15,6 +16,8 @@ from ..queues import WaitQueue, merged_by_arrival
 
 FG, BG = 0, 1
 RUNNING = JobState.RUNNING
+#: a job's size, read in C (ACFCFS sums it over the later arrivals of every job it looks at)
+_procs = attrgetter("procs")
 
 
 @register_broker("ccfcfs", "Liu 2015 CCFCFS: FCFS in the foreground, SMJF tentative runs in the background")
@@ -152,7 +155,7 @@ class AcfcfsBroker(CcfcfsBroker):
             # the foreground jobs that arrived after this one, newest first, not yet marked
             fg = dc.running_by_arrival(FG)
             later = [r for r in reversed(fg[dc.arrived_after(FG, job):]) if r not in marked]
-            if need > idle + sum(r.procs for r in later):      # line 26: stop (FCFS order)
+            if need > idle + sum(map(_procs, later)):          # line 26: stop (FCFS order)
                 break
             taken, idle = take_newest_first(later, idle, need)  # lines 21-24: newest first
             evicted += taken

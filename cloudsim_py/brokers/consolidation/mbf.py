@@ -29,6 +29,7 @@ lower-tier jobs there (Liu 2013 Fig. 2, time 5: J5 evicts J4).
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Iterable
 
 from ...errors import PolicyError
@@ -40,6 +41,8 @@ from ..queues import WaitQueue, arrival, merged_by_arrival
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
 QUEUED = JobState.QUEUED
+#: a job's size, read in C (the preemption test sums it over the later arrivals)
+_procs = attrgetter("procs")
 
 
 class MigrationBackfillBroker(Broker):
@@ -145,11 +148,16 @@ class MigrationBackfillBroker(Broker):
         and the idle VMs cover it (any job in C-variants, only the queue head in A-variants).
 
         O(k) when the top tier is full and no candidate may preempt (the common pass: the
-        earliest candidate, or the head in A-variants, arrived after every top-tier job);
-        else O(Q + B) pointer copies for the snapshot of the Q waiting and B lower-tier jobs,
-        then O(log F + L) per candidate looked at (F top-tier jobs, L of them later arrivals
-        than it, summed when it may preempt), besides the placements' own work. The pass
-        stops at the first candidate after which nothing can fit or preempt."""
+        earliest candidate, or the head in A-variants, arrived after every top-tier job), and
+        O(log F + L) in A-variants when the head may not (the L later arrivals than it, of the F
+        top-tier jobs, do not cover it); else O(Q + B) pointer copies for the snapshot of the Q
+        waiting and B lower-tier jobs, then O(1) per candidate looked at and, from the first
+        candidate that may preempt, O(F) once for a snapshot of the top tier: the later arrivals
+        than each candidate and their processes are read from it by one pointer moving forward
+        (the candidates come in arrival order; the jobs placed meanwhile arrived earlier than
+        the candidates still to come, so they do not count); taken again after a preemption.
+        Besides the placements' own work. The pass stops at the first candidate after which
+        nothing can fit or preempt."""
         dc = self.dc
         top = dc.running_by_arrival(0)
         latest = top[-1].order if top else None
@@ -157,6 +165,11 @@ class MigrationBackfillBroker(Broker):
         idle = dc.idle(0)
         if idle == 0 and self._none_may_preempt(latest, head):
             return     # what the loop below would find at its first candidate
+        #: the top tier in arrival order when first needed (None: not taken yet), the position
+        #: there of the first later arrival than the candidate, and their processes in all
+        snap: list[Job] | None = None
+        at = 0
+        later_procs = 0
         for job in self._candidates():
             if job.state is RUNNING and job.tier == 0:      # moved up earlier in this pass
                 continue
@@ -166,12 +179,19 @@ class MigrationBackfillBroker(Broker):
                 continue
             key = job.order
             if latest is not None and key < latest and (not self.head_only or job is head):
-                later = top[dc.arrived_after(0, job):]     # a copy: preempting changes top
-                if idle + sum(r.procs for r in later) >= job.procs:
-                    self._preempt_for(job, later, idle)
+                if snap is None:
+                    snap = list(top)
+                    at = 0
+                    later_procs = sum(map(_procs, snap))
+                while at < len(snap) and snap[at].order <= key:
+                    later_procs -= snap[at].procs
+                    at += 1
+                if idle + later_procs >= job.procs:
+                    self._preempt_for(job, snap[at:], idle)
                     idle = dc.idle(0)
                     top = dc.running_by_arrival(0)
                     latest = top[-1].order if top else None
+                    snap = None
                     continue
             if idle == 0:
                 # nothing fits any more: stop once no later candidate may preempt (a later
@@ -183,13 +203,20 @@ class MigrationBackfillBroker(Broker):
 
     def _none_may_preempt(self, latest: tuple[float, int] | None, head: Job | None) -> bool:
         """With the top tier full, whether no candidate may preempt: none arrived before the
-        latest top-tier job (``latest``), counting in A-variants only the queue ``head``. The
+        latest top-tier job (``latest``), counting in A-variants only the queue ``head``, which
+        must also be covered by the processes of the top-tier jobs that arrived after it. The
         loop of :meth:`_top_tier` would then stop at its first candidate having done nothing
-        (it fits nowhere, may not preempt, and every later one arrived later still); O(k)."""
+        (it fits nowhere, may not preempt, and every later one arrived later still; in
+        A-variants the candidates before the head fit nowhere and may not preempt, the head may
+        not either, and the loop stops after it); O(k), in A-variants O(log F + L) for the L
+        later arrivals than the head of the F top-tier jobs."""
         if latest is None:
             return True
         if self.head_only:
-            return head is None or head.order >= latest
+            if head is None or head.order >= latest:
+                return True
+            top = self.dc.running_by_arrival(0)
+            return sum(map(_procs, top[self.dc.arrived_after(0, head):])) < head.procs
         first = head.order if head is not None else None
         for t in range(1, self.k):
             lower = self.dc.running_by_arrival(t)
