@@ -774,9 +774,9 @@ class DagScheduler(CloudScheduler):
         alone = self._alone
         while True:
             self.rounds += 1
-            if alone and type(orders) is list and (self._min_min or self._first_pick and len(orders) == 1):
+            if alone and type(orders) is list and self._summed(orders):
                 # no peer to ask, and a round _decide would decide while summing: no round to
-                # wait for (the same rule as _decide's; a pick of the policy's own gets a round)
+                # wait for (a pick of the policy's own gets a round)
                 self._decide_min_min(now, orders, None)
             else:
                 self._start_round(fed, clouds, orders, now)
@@ -785,6 +785,12 @@ class DagScheduler(CloudScheduler):
             orders = self._candidates()
             if not orders:
                 return
+
+    def _summed(self, orders: Sequence[TaskOrder]) -> bool:
+        """Whether a list round of ``orders`` is decided while its answers are summed
+        (:meth:`_decide_min_min`) rather than through the rows and :meth:`_pick`: the policy's
+        pick is min-min, or it takes the first task and the round has one. O(1)."""
+        return self._min_min or self._first_pick and len(orders) == 1
 
     def _start_round(self, fed: Federation, clouds: int, orders: Any, now: float) -> None:
         """A round of task-checking requests about ``orders`` (a list, or FDMMS's
@@ -910,7 +916,7 @@ class DagScheduler(CloudScheduler):
             order, c, estimate, quote = self._decide_snapshot(now, rnd)
             self._round = None
             return self._send(order, c, estimate, order.nb[c], quote)
-        if (self._min_min or self._first_pick and len(rnd.orders) == 1) and not callable(self._sim.latency):
+        if self._summed(rnd.orders) and not callable(self._sim.latency):
             self._round = None
             return self._decide_min_min(now, rnd.orders, rnd.quotes)
         i = self.index

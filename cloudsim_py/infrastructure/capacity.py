@@ -12,6 +12,10 @@ import numpy as np
 from .host import Host
 
 INF = float("inf")
+#: with two tiers, a job of more than this many processes has the index updated in numpy over
+#: its host ids when it is placed or freed (:meth:`CapacityIndex.tier_changed`), a narrower one
+#: host by host (:meth:`CapacityIndex.tier_changed_by_host`, cheaper there)
+WIDE_INDEX = 48
 
 
 class CapacityIndex:
@@ -103,6 +107,22 @@ class CapacityIndex:
         top_idle = host.slots[0].job is None
         for t, (ranked, open_) in enumerate(zip(self.ranked_buf, self.open)):
             ranked[hid] = above if (hid in open_ if t else top_idle) else INF
+
+    def slots_changed(self, hosts: Sequence[Host], tier: int, busy: bool,
+                      est: Sequence[float] | None = None) -> None:
+        """k >= 2: ``tier``'s slot on each of ``hosts`` was taken (``busy``; ``est[i]`` the
+        estimated usage of the process on ``hosts[i]``, None if unknown) or freed, by a job's
+        placement or release. With two tiers only the changed tier is written: a job wider than
+        :data:`WIDE_INDEX` processes in numpy (:meth:`tier_changed`), a narrower one host by
+        host (:meth:`tier_changed_by_host`, cheaper there); with three or more every tier of
+        each host is derived again (:meth:`hosts_changed`). O(n) for n hosts (O(n k) for k
+        >= 3)."""
+        if self.tiers != 2:
+            self.hosts_changed(hosts)
+        elif len(hosts) > WIDE_INDEX:
+            self.tier_changed(hosts, [h.id for h in hosts], tier, busy, est)
+        else:
+            self.tier_changed_by_host(hosts, tier, busy, est)
 
     def hosts_changed(self, hosts: Iterable[Host]) -> None:
         """:meth:`host_changed` for many hosts; with two tiers unrolled, the lookups hoisted out

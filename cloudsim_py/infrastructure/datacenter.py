@@ -30,12 +30,6 @@ QUEUED = JobState.QUEUED
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
 _TRUSTED = (JobDispatch, FirstIdle)
-#: with two tiers, a job of more than this many processes has the capacity index updated in
-#: numpy over its host ids when it is placed or freed (:meth:`CapacityIndex.tier_changed`),
-#: a narrower one host by host (:meth:`CapacityIndex.tier_changed_by_host`, cheaper there)
-WIDE_INDEX = 48
-
-
 def policy_failure(broker: Any, where: str, now: float, exc: Exception, shown: int = 5) -> PolicyFailure:
     """The error for an exception raised while ``broker``'s code ran (raise it ``from exc``):
     the policy, the time, the exception and the first ``shown`` jobs of its queue."""
@@ -739,8 +733,8 @@ class Datacenter:
     def _place(self, job: Job, tier: int, hosts: Sequence[Host | int] | None) -> list[Host]:
         """Put ``job``'s processes in ``tier`` on ``hosts`` (chosen by the placement strategy
         when ``None``): the slots, their interference factors, the capacity index; O(processes)
-        plus the placement strategy's choice (with two tiers a job wider than
-        :data:`WIDE_INDEX` updates the index in numpy: :meth:`CapacityIndex.tier_changed`).
+        plus the placement strategy's choice (the index's update:
+        :meth:`CapacityIndex.slots_changed`).
         Leaves span mode (:meth:`_per_host`)."""
         if self._spans is not None:
             self._per_host()
@@ -775,12 +769,7 @@ class Datacenter:
             slot.loss = loss
             del idle[h.id]
             i += 1
-        if self.tiers != 2:
-            self._index.hosts_changed(placed)
-        elif len(placed) > WIDE_INDEX:
-            self._index.tier_changed(placed, [h.id for h in placed], tier, True, est)
-        else:
-            self._index.tier_changed_by_host(placed, tier, True, est)
+        self._index.slots_changed(placed, tier, True, est)
         r.slots = slots
         r.hosts = placed
         job.tier = r.tier = tier
@@ -846,13 +835,8 @@ class Datacenter:
                 slot.job = None
                 slot.process = -1
                 idle[h.id] = None
-        if self.tiers == 2:
-            if len(hosts) > WIDE_INDEX:
-                self._index.tier_changed(hosts, [h.id for h in hosts], tier, False)
-            else:
-                self._index.tier_changed_by_host(hosts, tier, False)
-        elif self.tiers > 1:
-            self._index.hosts_changed(hosts)
+        if self.tiers > 1:
+            self._index.slots_changed(hosts, tier, False)
         del self._running[tier][job]
         if self._arrivals is not None:
             self._arrivals[tier].remove(job)
