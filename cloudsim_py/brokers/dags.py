@@ -59,6 +59,7 @@ from ..clouds.lease_plan import RESOLUTION
 from ..clouds.matrix import ExecutionModel
 from ..clouds.overheads import Overheads
 from ..errors import DAGError, PlatformError, PolicyError
+from ..engine.events import Message
 from ..infrastructure.phases import MESSAGE
 from ..logs import logger
 from ..workload.dag import DagJob, adjacency
@@ -495,10 +496,15 @@ class _KeptEstimates:
 
 @attrs.define(slots=True, eq=False)
 class _Round:
+    """A round of task-checking requests out: the tasks it asks about, the answers in so far,
+    how many are still awaited."""
+
     id: int
     orders: Any                               #: list[TaskOrder], or a Snapshot (FDMMS)
     quotes: dict[int, Any]                    #: cloud -> starts (a tuple, or an array for a Snapshot)
     waiting: int
+    #: what every ``Check`` of the round carries: the tasks as a tuple, or the snapshot
+    items: Any = None
 
 
 class DagScheduler(CloudScheduler):
@@ -520,6 +526,13 @@ class DagScheduler(CloudScheduler):
     #: :meth:`on_message`; a subclass with its own ``on_message`` that does not declare this
     #: gets ``False``, so its ``on_message`` hears every message
     direct_messages: ClassVar[bool] = True
+    #: whether this scheduler's part in a round may be gathered into one delivery per leg
+    #: (:meth:`_start_round`): its checks answered by :meth:`answer_check` without a
+    #: ``Check`` message of its own, its answers handed over in one event. A subclass that
+    #: defines its own ``receive``, ``on_message``, ``_on_check``, ``_on_quotes`` or
+    #: ``answer_check`` without declaring this gets ``False``, so it hears every message as a
+    #: message; a round is gathered only when every scheduler of the federation allows it
+    gathered_rounds: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -527,6 +540,9 @@ class DagScheduler(CloudScheduler):
             cls.pick_rule = None
         if "on_message" in cls.__dict__ and "direct_messages" not in cls.__dict__:
             cls.direct_messages = False
+        own = ("receive", "on_message", "_on_check", "_on_quotes", "answer_check")
+        if any(name in cls.__dict__ for name in own) and "gathered_rounds" not in cls.__dict__:
+            cls.gathered_rounds = False
 
     def __init__(self, alpha: float = 0.0, ar_slack: float = 0.0, preemption: str = "suspend",
                  backfill: bool = True, migrate: bool = True, fill_gaps: bool = True,
@@ -594,6 +610,9 @@ class DagScheduler(CloudScheduler):
         self._first_pick = self.pick_rule is not None
         #: so is a list round of several tasks (FDMMS; a test turns it off)
         self._min_min = self.pick_rule == "min-min"
+        #: whether rounds are gathered (:meth:`_start_round`): None until the first round, when
+        #: every scheduler has joined; a test sets it False to compare with a message each
+        self._gather: bool | None = None
 
     def counters(self) -> Mapping[str, float]:
         out = dict(super().counters())
@@ -796,16 +815,84 @@ class DagScheduler(CloudScheduler):
         """A round of task-checking requests about ``orders`` (a list, or FDMMS's
         :class:`Snapshot`): a ``Check`` to every other cloud, decided at once if there is none.
         Every check carries the same items (the tasks, or the snapshot): O(tasks) once, plus one
-        event per check."""
+        event per check, or two events in all when the round is gathered.
+
+        **Gathered rounds.** With a fixed latency ``L`` (a number, not a function of the pair)
+        and every scheduler of the federation allowing it (:attr:`gathered_rounds`), the round's
+        checks are one event at ``now + L`` (:meth:`_checks_arrive`) and its answers one event
+        at ``now + 2L`` (:meth:`_answers_arrive`), instead of one event per message. Why this
+        is the same run: the checks, posted one after another here, would be events ``(now + L,
+        MESSAGE, s), (now + L, MESSAGE, s + 1), ...`` with consecutive sequence numbers, and an
+        event can only come between two of them by a time, phase and sequence number between
+        theirs; every event made later has a larger number, and no check's handling makes an
+        event at its own time with a lower phase (it only quotes, reading the slot tables, and
+        posts its answer ``L`` later). So the checks are handled one after another in cloud
+        order, with nothing between them, at ``now + L``, as :meth:`_checks_arrive` handles
+        them. Each handling posts one ``Quotes``; these are likewise consecutive at ``now +
+        2L``, and the owner's handling of all but the last only stores the answer (no pass
+        asked, nothing sent), so only the last acts, as :meth:`_answers_arrive` does after
+        storing all of them. Neither a ``Check`` nor ``Quotes`` asks for a datacenter pass
+        (:meth:`receive`), and both events keep the timestamps the messages had, so the
+        end-of-timestamp hooks run at the same times. ``Federation.messages`` counts the
+        protocol's messages as before; the engine's event count (``events`` of the summary)
+        drops by ``2 x (clouds - 2)`` a round. A latency given per pair keeps a message each
+        (its messages arrive at different times); a test runs both ways and compares every
+        output but the event count."""
         items = orders if isinstance(orders, Snapshot) else tuple(orders)
-        rnd = self._round = _Round(next(self._round_ids), orders, {}, clouds - 1)
+        rnd = self._round = _Round(next(self._round_ids), orders, {}, clouds - 1, items)
+        if rnd.waiting == 0:
+            self._decide(now)
+            return
+        gather = self._gather
+        if gather is None:
+            gather = self._gather = all(type(s).gathered_rounds for s in fed.schedulers)
+        sim = self._sim
+        lat = sim.latency
+        if gather and not callable(lat):
+            fed.messages += rnd.waiting
+            sim.schedule(now + lat, self._checks_arrive, (rnd, now, lat), MESSAGE)
+            return
         me = self.index
         for c, peer in enumerate(fed.schedulers):
             if c != me:
                 fed.messages += 1
                 self._post(peer, Check(rnd.id, items))
-        if rnd.waiting == 0:
-            self._decide(now)
+
+    def _checks_arrive(self, arg: tuple[_Round, float, float]) -> None:
+        """A gathered round's checks arrive (:meth:`_start_round`): every other cloud, in cloud
+        order, answers (:meth:`answer_check`, what its ``Check`` handler sends back), and the
+        answers are sent back as one event, a latency later (read now, as each answer's
+        ``send`` would). Should the latency have become a function of the pair meanwhile, the
+        checks are delivered as messages instead and answered one by one. O(clouds) plus the
+        quotes."""
+        rnd, sent, delay = arg
+        fed = self._f
+        me = self.index
+        sim = self._sim
+        lat = sim.latency
+        if callable(lat):
+            for c, peer in enumerate(fed.schedulers):
+                if c != me:
+                    peer.receive(Message(self, peer, Check(rnd.id, rnd.items), sent, delay))
+            return
+        answers = []
+        for c, peer in enumerate(fed.schedulers):
+            if c != me:
+                answers.append((c, peer.answer_check(rnd.items)))
+                fed.messages += 1
+        sim.schedule(sim.now + lat, self._answers_arrive, (rnd, answers), MESSAGE)
+
+    def _answers_arrive(self, arg: tuple[_Round, list[tuple[int, Any]]]) -> None:
+        """A gathered round's answers arrive, in cloud order (:meth:`_start_round`): stored as
+        each ``Quotes`` would store it, then the round is decided (:meth:`_round_answered`).
+        O(clouds) plus the decision."""
+        rnd, answers = arg
+        assert self._round is rnd, "answers to a round that is over"
+        quotes = rnd.quotes
+        for c, starts in answers:
+            quotes[c] = starts
+        rnd.waiting = 0
+        self._round_answered(self._sim.now)
 
     def _reach(self, now: float) -> list[float]:
         """When a task sent now can be at each cloud: now here, now + the message's latency
@@ -1100,21 +1187,24 @@ class DagScheduler(CloudScheduler):
         else:
             handler(message)
 
-    def _on_check(self, message: Any) -> None:
-        """A task-checking request: this cloud's quotes, sent back. O(tasks) quotes (a round of
-        one task, every FDLS round, without the list made for many)."""
-        payload = message.payload
-        items = payload.items
+    def answer_check(self, items: "Sequence[TaskOrder] | Snapshot") -> Any:
+        """This cloud's answer to a task-checking request about ``items`` (a round's tasks, or
+        FDMMS's mappable set): each task's quote here, a tuple (an array for a snapshot). Reads
+        the slot tables only. O(tasks) quotes (a round of one task, every FDLS round, without
+        the list made for many)."""
         if isinstance(items, Snapshot):
-            starts: Any = self._quote_snapshot(items)
-        else:
-            i = self.index
-            quote = self.local.quote            # quote_order, inlined
-            if len(items) == 1:
-                o = items[0]
-                starts = (quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
-            else:
-                starts = tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in items])
+            return self._quote_snapshot(items)
+        i = self.index
+        quote = self.local.quote            # quote_order, inlined
+        if len(items) == 1:
+            o = items[0]
+            return (quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
+        return tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in items])
+
+    def _on_check(self, message: Any) -> None:
+        """A task-checking request: this cloud's quotes (:meth:`answer_check`), sent back."""
+        payload = message.payload
+        starts = self.answer_check(payload.items)
         self._f.messages += 1
         self._post(message.sender, Quotes(payload.round, starts))
 
@@ -1125,13 +1215,17 @@ class DagScheduler(CloudScheduler):
         rnd.quotes[message.sender.index] = payload.starts
         rnd.waiting -= 1
         if rnd.waiting == 0:
-            now = self._sim.now
-            if self._decide(now) == self.index:
-                # the task accepted (or refused) here: this cloud changed, a pass at the end of
-                # the timestamp (a task sent to another cloud changes nothing here, and the
-                # rounds that follow are started just below)
-                self.dc.request_pass()
-            self._dispatch(now)
+            self._round_answered(self._sim.now)
+
+    def _round_answered(self, now: float) -> None:
+        """The round out has all its answers: decided (:meth:`_decide`), then the next rounds
+        started (:meth:`_dispatch`). O(the decision)."""
+        if self._decide(now) == self.index:
+            # the task accepted (or refused) here: this cloud changed, a pass at the end of
+            # the timestamp (a task sent to another cloud changes nothing here, and the
+            # rounds that follow are started just below)
+            self.dc.request_pass()
+        self._dispatch(now)
 
     def _on_transfer(self, message: Any) -> None:
         payload = message.payload

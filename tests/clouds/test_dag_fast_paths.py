@@ -67,11 +67,13 @@ def outcome(system) -> tuple:
 def run(seed: int, policy: str, params: dict, clouds: int = 1, *, alone: bool = True, fast: bool = True,
         latency: float = 0.0, batch: int | None = None, keep: bool = True, jobs: int = 12,
         plain_send: bool = False, one: bool = True, fused: bool = True, check: bool = True,
-        estimates: bool = True, answers: bool = True, every_pass: bool = False) -> tuple:
+        estimates: bool = True, answers: bool = True, every_pass: bool = False, gather: bool = True) -> tuple:
     system = build_dag_system(random_dags(seed, jobs=jobs, clouds=clouds), clouds_of(clouds), policy=policy,
                               params=params, overheads=Overheads(enactment_s=1.0), latency=latency, seed=seed,
                               record=True, check=check)
     for broker in system.world.brokers:
+        if not gather:
+            broker._gather = False          # a round's checks and answers a message each
         if plain_send:
             # messages through Broker.send and handlers through on_message (the plain paths)
             broker._post = lambda dest, payload, broker=broker: Broker.send(broker, dest, payload)
@@ -138,8 +140,10 @@ def test_messages_posted_directly_give_the_schedule_of_broker_send():
     for policy, params in POLICIES:
         for seed in range(3):
             for latency in (0.0, 0.5, per_pair):
-                assert (run(seed, policy, params, 3, latency=latency)
-                        == run(seed, policy, params, 3, latency=latency, plain_send=True)), (policy, params, seed)
+                for gather in (True, False):
+                    assert (run(seed, policy, params, 3, latency=latency, gather=gather)
+                            == run(seed, policy, params, 3, latency=latency, plain_send=True, gather=gather)), \
+                        (policy, params, seed, gather)
 
 
 def test_answers_and_transfers_ask_for_a_pass_only_when_they_change_this_cloud():
@@ -153,12 +157,13 @@ def test_answers_and_transfers_ask_for_a_pass_only_when_they_change_this_cloud()
     for policy, params in POLICIES:
         for seed in range(4):
             for clouds, latency in ((2, 0.0), (3, 0.5), (3, per_pair)):
-                assert (run(seed, policy, params, clouds, latency=latency, jobs=16)
-                        == run(seed, policy, params, clouds, latency=latency, jobs=16, every_pass=True)), \
-                    (policy, params, seed, clouds)
+                # (a message each: the plain rule's receive hears every answer)
+                assert (run(seed, policy, params, clouds, latency=latency, jobs=16, gather=False)
+                        == run(seed, policy, params, clouds, latency=latency, jobs=16, every_pass=True,
+                               gather=False)), (policy, params, seed, clouds)
     for seed in range(4):           # FDMMS's rounds on arrays too
-        assert (run(seed, "fdmms", {}, 2, batch=0, jobs=20)
-                == run(seed, "fdmms", {}, 2, batch=0, jobs=20, every_pass=True)), seed
+        assert (run(seed, "fdmms", {}, 2, batch=0, jobs=20, gather=False)
+                == run(seed, "fdmms", {}, 2, batch=0, jobs=20, every_pass=True, gather=False)), seed
 
 
 def test_a_round_of_one_task_decided_alone_gives_the_rounds_rows_and_pick():
