@@ -52,7 +52,7 @@ class ConservativeBroker(Broker):
         self._timer_at = -1.0
         self._gains: list[float] = []            # end of each interval of capacity gained
         self._gain_starts: list[float] = []      # ... and its start
-        self._most: list[int] = []               # ... and the most free over it (see _compress_queue)
+        self._most: list[int] = []               # ... and the most free over it (_compress_queue)
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked
         self._gained_now = False
         self._starting: Job | None = None        # the job this broker is starting now
@@ -208,7 +208,9 @@ class ConservativeBroker(Broker):
         estimate is shorter than the range and no recorded empty range covers it); a move
         adds O(S) (list inserts of the profile; only the parts of the old and new bookings
         that do not overlap are changed, :func:`_move`) and a C ``max`` over the steps of the
-        gain it logs, and the due list is updated once per moved job, O(log Q). The same
+        gain it logs, and the due list is updated once per moved job, O(log Q). At the fixed
+        point the log is kept (every job has seen it) and cleared once it holds ``_LOG_KEPT``
+        gains, O(Q) then, instead of every job's count of gains seen reset each time. The same
         schedule as the step-by-step search from ``lo``: only checks that cannot succeed are
         left out."""
         profile = self.profile
