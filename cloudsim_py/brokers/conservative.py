@@ -52,6 +52,7 @@ class ConservativeBroker(Broker):
         self._timer_at = -1.0
         self._gains: list[float] = []            # end of each interval of capacity gained
         self._gain_starts: list[float] = []      # ... and its start
+        self._most: list[int] = []               # ... and the most free over it (_compress_queue)
         self._seen: dict[Job, int] = {}          # job -> len(_gains) when last placed/checked
         self._gained_now = False
         self._starting: Job | None = None        # the job this broker is starting now
@@ -207,7 +208,9 @@ class ConservativeBroker(Broker):
         estimate is shorter than the range and no recorded empty range covers it); a move
         adds O(S) (list inserts of the profile; only the parts of the old and new bookings
         that do not overlap are changed, :func:`_move`) and a C ``max`` over the steps of the
-        gain it logs, and the due list is updated once per moved job, O(log Q). The same
+        gain it logs, and the due list is updated once per moved job, O(log Q). At the fixed
+        point the log is kept (every job has seen it) and cleared once it holds ``_LOG_KEPT``
+        gains, O(Q) then, instead of every job's count of gains seen reset each time. The same
         schedule as the step-by-step search from ``lo``: only checks that cannot succeed are
         left out."""
         profile = self.profile
@@ -222,7 +225,9 @@ class ConservativeBroker(Broker):
         n = len(gains)
         # most[g]: the most processors free over gain g's interval when it was logged or the
         # compression began (its points can have more since only through later gains)
-        most = list(map(profile.max_free, gain_starts, gains))
+        most = self._most
+        logged = len(most)                      # every job has seen the gains before this one
+        most.extend(map(profile.max_free, gain_starts[logged:], gains[logged:]))
         # estimate -> (lo, hi, m, procs): the profile had no window of procs for that estimate
         # starting in [lo, hi) when the log held m gains (nor of more processors)
         empty: dict[float, tuple[float, float, int, int]] = {}
@@ -326,10 +331,14 @@ class ConservativeBroker(Broker):
         for job, entry in before.items():
             due.remove(entry)
             due.add(res[job])
-        # a fixed point: every job has seen the whole log, which can start afresh
-        gains.clear()
-        gain_starts.clear()
-        seen.update(dict.fromkeys(jobs, 0))
+        # a fixed point: every job has seen the whole log (seen[job] == n). The log is kept
+        # (the next compression reads only what is logged after n), and starts afresh only
+        # once it is long: setting every job's count back to 0 costs a dict of the queue
+        if n >= _LOG_KEPT:
+            gains.clear()
+            gain_starts.clear()
+            most.clear()
+            seen.update(dict.fromkeys(jobs, 0))
 
     def _replan(self, now: float) -> None:
         """A reservation came due without its processors: some running job outlived its
@@ -366,6 +375,11 @@ class ConservativeBroker(Broker):
             self._reserve(job, now, seq)
         if moved:
             self._compress_queue(now)
+
+
+#: how many gains the log keeps, seen by every job, before it starts afresh (see
+#: ConservativeBroker._compress_queue); any value gives the same schedules
+_LOG_KEPT = 4096
 
 
 def _move(profile: AvailabilityProfile, start: float, end: float, new: float, new_end: float,

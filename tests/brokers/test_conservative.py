@@ -1,3 +1,5 @@
+import pytest
+
 from cloudsim_py import Job, simulate
 from tests.helpers import run, starts
 
@@ -129,6 +131,38 @@ def test_lazy_compression_matches_full_compression_on_long_loose_queues():
             sub += rng.choice([0.0, rng.uniform(0, 5), float(rng.randint(0, 8))])
             runtime = rng.choice([float(rng.randint(1, 40)), rng.uniform(0.5, 30)])
             est = runtime * rng.choice([1.0, 1.0, rng.uniform(1, 6), float(rng.randint(2, 10))])
+            jobs.append((sub, rng.randint(1, hosts), runtime, est))
+
+        def make():
+            return [Job(i, s, p, runtime=rt, runtime_estimate=e)
+                    for i, (s, p, rt, e) in enumerate(jobs, 1)]
+
+        fast = simulate(make(), hosts=hosts, policy="conservative", check=True)
+        full = simulate(make(), hosts=hosts, policy=FullCompression(), check=True)
+        assert fast.records["start"].tolist() == full.records["start"].tolist()
+
+
+@pytest.mark.parametrize("kept", [1, 7])
+def test_the_gain_log_kept_between_compressions_changes_no_schedule(monkeypatch, kept):
+    """The log of gains is kept after a compression (every job has seen it) and starts afresh
+    only once it holds ``_LOG_KEPT`` gains: whether it starts afresh after every compression
+    (1) or every few, the next compressions read only the gains logged after it, so the
+    schedule is the textbook compression's (tests/brokers/test_properties.py)."""
+    import random
+
+    from cloudsim_py.brokers import conservative
+    from tests.brokers.test_properties import FullCompression
+
+    monkeypatch.setattr(conservative, "_LOG_KEPT", kept)
+    rng = random.Random(kept)
+    for _ in range(15):
+        hosts = rng.randint(2, 12)
+        jobs = []
+        sub = 0.0
+        for i in range(1, rng.randint(20, 70)):
+            sub += rng.choice([0.0, rng.uniform(0, 5), float(rng.randint(0, 8))])
+            runtime = rng.choice([float(rng.randint(1, 40)), rng.uniform(0.5, 30)])
+            est = runtime * rng.choice([1.0, rng.uniform(1, 6), float(rng.randint(2, 10))])
             jobs.append((sub, rng.randint(1, hosts), runtime, est))
 
         def make():
