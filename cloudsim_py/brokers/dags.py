@@ -1054,19 +1054,24 @@ class DagScheduler(CloudScheduler):
         of raw estimates and estimates, the per-cloud reach list and the pick's call. This
         cloud's answers are kept per state of its two tables and time (:meth:`_quotes_here`): a
         task asked again at the same state and time (a decision that queued a task, or sent it
-        elsewhere, changed neither) is not quoted again. O(tasks x clouds), plus a quote per task not asked at this
-        state yet; tests run both ways (and a lone cloud's rounds through a round of its own),
-        with the answers kept and asked anew. Returns the cloud the task was sent to."""
+        elsewhere, changed neither) is not quoted again. O(tasks x clouds), plus a quote per
+        task not asked at this state yet; tests run both ways (and a lone cloud's rounds through
+        a round of its own), with the answers kept and asked anew. Returns the cloud the task was sent to."""
         i = self.index
+        ask = self.local.quote              # quote_order, inlined
         alpha, gap = self.alpha, self._gap
         peers = self._peers                 # (tie order: this cloud first, then these)
         # _reach: now here, now + the latency elsewhere (a lone cloud has no elsewhere)
         later = now if quotes is None else now + self._sim.latency   # type: ignore[operator]
+        # this cloud's quotes, kept per state and time (a round of one task, every FDLS round,
+        # is quoted here: it keeps nothing)
+        here = self._quotes_here(orders, now) if len(orders) > 1 else None
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
         best_e = best_r = best_q = INF
         k = 0
-        for o, q in zip(orders, self._quotes_here(orders, now)):
+        for o in orders:
             xfer, ex = o.xfer, o.exec
+            q = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar) if here is None else here[k]
             # each cloud in tie order: max(quote, reach) (the first kept on a tie) + transfer +
             # execution, then the feedback term; the first least estimate kept
             r = (now if now > q else q) + xfer[i] + ex[i]
@@ -1188,6 +1193,10 @@ class DagScheduler(CloudScheduler):
         the list made for many)."""
         if isinstance(items, Snapshot):
             return self._quote_snapshot(items)
+        if len(items) == 1:
+            i = self.index
+            o = items[0]
+            return (self.local.quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
         return tuple(self._quotes_here(items, self._sim.now))
 
     def _quotes_here(self, orders: Sequence[TaskOrder], now: float) -> list[float]:
@@ -1202,12 +1211,13 @@ class DagScheduler(CloudScheduler):
         here or sent it elsewhere changes neither table, and without latency the next rounds
         are at the same time (FDMMS's list rounds ask every ready task each round; on the
         WfFormat copies about two in three of a peer's answers were asked before at the same
-        state). A round of one task (every FDLS round) is quoted without keeping anything. O(1)
-        per task asked before at this state, one quote per other task; tests run both ways
-        (``_keep_answers`` off: every task quoted again)."""
+        state). Asked about two tasks or more: a round of one task (every FDLS round) keeps
+        nothing, its callers quote it at once. O(1) per task asked before at this state, one
+        quote per other task; tests run both ways (``_keep_answers`` off: every task quoted
+        again)."""
         i = self.index
         ask = self.local.quote              # quote_order, inlined
-        if len(orders) == 1 or not self._keep_answers:
+        if not self._keep_answers:
             return [ask(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in orders]
         local = self.local
         state = (local.table.version, local.hard.version, now)
