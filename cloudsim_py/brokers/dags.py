@@ -597,7 +597,7 @@ class DagScheduler(CloudScheduler):
         #: keep them (off: every round on arrays sums every slot again; a test compares the two)
         self._keep_estimates = True
         #: this cloud's answers for the tasks of list rounds (its own and its peers') at one
-        #: state of its tables and one time (:meth:`_quotes_here`); None: none kept yet; off
+        #: state of its tables and one time (:meth:`_answers_here`); None: none kept yet; off
         #: (``_keep_answers``): not kept (a test compares the two)
         self._kept_answers: tuple[tuple[int, int, float], dict[TaskOrder, float]] | None = None
         self._keep_answers = True
@@ -1048,30 +1048,36 @@ class DagScheduler(CloudScheduler):
         the first task's least estimate (every FDLS round; the same pick for one task), with a
         fixed latency; also a lone cloud's round, which has no peer to ask (``quotes`` None:
         :meth:`_dispatch` decides it at once, without a round). The other clouds' answers are
-        ``quotes[cloud][task]``; this cloud's quotes are :meth:`_quotes_here`'s, the sums are
+        ``quotes[cloud][task]``; this cloud's quotes are asked in task order, the sums are
         :meth:`_decide`'s in the same order (``max(quote, reach) + transfer + execution``, then
         the feedback term), and the pick is made while they are summed, without the round's rows
         of raw estimates and estimates, the per-cloud reach list and the pick's call. This
-        cloud's answers are kept per state of its two tables and time (:meth:`_quotes_here`): a
+        cloud's answers are kept per state of its two tables and time (:meth:`_answers_here`): a
         task asked again at the same state and time (a decision that queued a task, or sent it
         elsewhere, changed neither) is not quoted again. O(tasks x clouds), plus a quote per
         task not asked at this state yet; tests run both ways (and a lone cloud's rounds through
-        a round of its own), with the answers kept and asked anew. Returns the cloud the task was sent to."""
+        a round of its own), with the answers kept and asked anew. Returns the cloud the task
+        was sent to."""
         i = self.index
         ask = self.local.quote              # quote_order, inlined
         alpha, gap = self.alpha, self._gap
         peers = self._peers                 # (tie order: this cloud first, then these)
         # _reach: now here, now + the latency elsewhere (a lone cloud has no elsewhere)
         later = now if quotes is None else now + self._sim.latency   # type: ignore[operator]
-        # this cloud's quotes, kept per state and time (a round of one task, every FDLS round,
-        # is quoted here: it keeps nothing)
-        here = self._quotes_here(orders, now) if len(orders) > 1 else None
+        # this cloud's answers at this state of its tables and time (:meth:`_answers_here`; a
+        # round of one task, every FDLS round, keeps nothing: it decides its one task)
+        answers = self._answers_here(now) if len(orders) > 1 else None
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
         best_e = best_r = best_q = INF
         k = 0
         for o in orders:
             xfer, ex = o.xfer, o.exec
-            q = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar) if here is None else here[k]
+            if answers is None:
+                q = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar)
+            else:
+                q = answers.get(o)      # type: ignore[assignment]
+                if q is None:
+                    q = answers[o] = ask(o.vms[i], xfer[i] + ex[i], o.nb[i], o.ar)
             # each cloud in tie order: max(quote, reach) (the first kept on a tie) + transfer +
             # execution, then the feedback term; the first least estimate kept
             r = (now if now > q else q) + xfer[i] + ex[i]
@@ -1193,45 +1199,40 @@ class DagScheduler(CloudScheduler):
         the list made for many)."""
         if isinstance(items, Snapshot):
             return self._quote_snapshot(items)
+        i = self.index
+        quote = self.local.quote            # quote_order, inlined
         if len(items) == 1:
-            i = self.index
             o = items[0]
-            return (self.local.quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
-        return tuple(self._quotes_here(items, self._sim.now))
+            return (quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
+        # the answers kept at this state and time, as the owner's own rounds keep them
+        answers = self._answers_here(self._sim.now)
+        out = []
+        for o in items:
+            q = answers.get(o)
+            if q is None:
+                q = answers[o] = quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar)
+            out.append(q)
+        return tuple(out)
 
-    def _quotes_here(self, orders: Sequence[TaskOrder], now: float) -> list[float]:
-        """This cloud's quotes for ``orders`` at ``now`` (:meth:`quote_order`), in their order:
-        what a list round's owner sums for this cloud (:meth:`_decide_min_min`) and what this
-        cloud answers a peer's list round (:meth:`answer_check`).
+    def _answers_here(self, now: float) -> dict[TaskOrder, float]:
+        """This cloud's answers kept for the present state of its two tables (their versions)
+        and ``now``: those of the owner's list rounds (:meth:`_decide_min_min`) and of its
+        answers to a peer's (:meth:`answer_check`), each task's quote once asked; a new dict
+        at another state or time (or every time with ``_keep_answers`` off: a test compares
+        the two).
 
         A quote is a function of the task (its VMs, durations, input time and mode, fixed once
-        it is ready), this cloud's two tables and the time: the answers given at the same state
-        of the tables (their versions) and time are kept (``_kept_answers``, one state, the
-        latest) and are the answers for the tasks asked again: a decision that queued a task
-        here or sent it elsewhere changes neither table, and without latency the next rounds
-        are at the same time (FDMMS's list rounds ask every ready task each round; on the
-        WfFormat copies about two in three of a peer's answers were asked before at the same
-        state). Asked about two tasks or more: a round of one task (every FDLS round) keeps
-        nothing, its callers quote it at once. O(1) per task asked before at this state, one
-        quote per other task; tests run both ways (``_keep_answers`` off: every task quoted
-        again)."""
-        i = self.index
-        ask = self.local.quote              # quote_order, inlined
-        if not self._keep_answers:
-            return [ask(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in orders]
+        it is ready), the cloud's two tables and the time, so an answer kept here is the answer
+        for the task asked again: a decision that queued a task here or sent it elsewhere
+        changes neither table, and without latency the next rounds are at the same time
+        (FDMMS's list rounds ask every ready task each round; on the WfFormat copies about two
+        in three of a peer's answers were asked before at the same state). O(1)."""
         local = self.local
         state = (local.table.version, local.hard.version, now)
         kept = self._kept_answers
-        if kept is None or kept[0] != state:
+        if kept is None or kept[0] != state or not self._keep_answers:
             kept = self._kept_answers = (state, {})
-        answers = kept[1]
-        out = []
-        for o in orders:
-            q = answers.get(o)
-            if q is None:
-                q = answers[o] = ask(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar)
-            out.append(q)
-        return out
+        return kept[1]
 
     def _on_check(self, message: Any) -> None:
         """A task-checking request: this cloud's quotes (:meth:`answer_check`), sent back."""
