@@ -45,7 +45,6 @@ predecessor finished (zero inside one cloud); the bandwidth between clouds is th
 from __future__ import annotations
 
 import math
-import weakref
 from abc import abstractmethod
 from heapq import heapify, heappop, heappush
 from itertools import count
@@ -580,9 +579,6 @@ class DagScheduler(CloudScheduler):
         self._images: dict[float, list[float]] = {}
         #: per task type timed by the matrix: its time on each cloud (:meth:`_times_of`)
         self._type_times: dict[Hashable, list[float]] = {}
-        #: per graph whose tasks were all timed here: the times :meth:`_times_of` gave (weakly:
-        #: forgotten with the graph's last job)
-        self._graph_times: weakref.WeakKeyDictionary[Any, dict[Hashable, list[float]]] = weakref.WeakKeyDictionary()
         #: the clouds in the order ties are broken: this one first (no transfer to another
         #: scheduler's queue), then by index
         self.tie_order = [index] + [c for c in range(len(federation.clouds)) if c != index]
@@ -730,19 +726,12 @@ class DagScheduler(CloudScheduler):
         here (kept per scheduler: the model and the clouds are fixed; nothing changes the
         lists); a type is kept only once all its times were found, so an error is raised at
         the same task as without the lists. ``fields``: each task's fields (the graph's).
-        O(tasks x clouds) the first time, O(tasks) after. The times of a whole graph are kept
-        once all were found (the built-in model reads only the task's fields, and a job's graph
-        is frozen with its fields read-only, :class:`DagJob`): a copy of a job (another id or
-        submit time, the same graph) gets them in O(1); a graph whose timing failed is timed
-        again, so the error is raised again at the same task."""
+        O(tasks x clouds) the first time, O(tasks) after."""
         model = self._fed().model
         by_type = self._type_times
         by_runtime = model.use_runtime
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
             return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
-        known = self._graph_times.get(dag.graph)
-        if known is not None:
-            return known
         times = {}
         for task in dag.order:
             data = fields[task]
@@ -754,7 +743,6 @@ class DagScheduler(CloudScheduler):
             if got is None:
                 got = by_type[kind] = [model.time(dag, task, v) for v in types]
             times[task] = got
-        self._graph_times[dag.graph] = times
         return times
 
     def _prepare(self, run: DagRun) -> None:

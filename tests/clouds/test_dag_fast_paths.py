@@ -415,12 +415,10 @@ def test_a_quote_profiles_horizons_from_the_unbooked_count_are_the_sorted_ones()
 
 def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_error():
     # DagScheduler._times_of keeps the times of a type timed by the matrix for later tasks of
-    # that type, and a graph's times for its copies: the same numbers as the model's per task and cloud, and the same error at the
+    # that type: the same numbers as the model's per task and cloud, and the same error at the
     # same task (a type not in the matrix, a VM type not in it, a task with neither)
     import types as ns
-    import weakref
 
-    import attrs
     import numpy as np
 
     from cloudsim_py.brokers.dags import DagScheduler
@@ -440,8 +438,7 @@ def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_err
         model = ExecutionModel(etm, use_runtime=rnd.random() < 0.7)
         vms = [VMType(rnd.choice(["v0", "v1", "v1", "v9"]), 1, 1024, 0, 32, speed=rnd.choice([1.0, 2.0]))
                for _ in range(rnd.randint(1, 3))]
-        me = ns.SimpleNamespace(_fed=lambda model=model: ns.SimpleNamespace(model=model), _type_times={},
-                                _graph_times=weakref.WeakKeyDictionary())
+        me = ns.SimpleNamespace(_fed=lambda model=model: ns.SimpleNamespace(model=model), _type_times={})
         for j in range(4):
             tasks = {}
             for i in range(rnd.randint(1, 8)):
@@ -455,10 +452,6 @@ def test_task_times_shared_per_type_are_the_models_times_with_the_same_first_err
             plain = outcome(lambda: {t: [model.time(dag, t, v) for v in vms] for t in dag.order})
             fields = dict(dag.graph.nodes(data=True))
             assert outcome(lambda: DagScheduler._times_of(me, dag, vms, fields)) == plain
-            # a copy of the job (the same graph) gets the same times, or the same error again
-            copy = attrs.evolve(dag, id=f"c{case}-{j}", submit_time=1.0)
-            plain = outcome(lambda: {t: [model.time(copy, t, v) for v in vms] for t in copy.order})
-            assert outcome(lambda: DagScheduler._times_of(me, copy, vms, fields)) == plain
 
 
 def test_the_orders_links_read_from_the_adjacency_are_those_of_the_edge_view():
