@@ -38,7 +38,6 @@ from __future__ import annotations
 import heapq
 import math
 import numbers
-import weakref
 from typing import TYPE_CHECKING, Any, Callable, Collection, Hashable, Iterable, Mapping, Sequence, Union
 
 import attrs
@@ -164,24 +163,12 @@ def _topological_order(job_id: object, graph: nx.DiGraph) -> tuple[Task, ...]:
     return tuple(order)
 
 
-#: The topological order of each graph a :class:`DagJob` has checked and frozen, by the graph
-#: (weakly: a graph no job holds is forgotten). A frozen graph's tasks and edges cannot change,
-#: and its fields are the jobs' (read-only by contract), so a job made of a graph already
-#: checked (a copy of a job with another id, submit time or cloud: ``attrs.evolve``, the
-#: workloads of copies of real workflows) takes the order from here instead of checking its
-#: tasks and edges again: O(1) instead of O(V + E) with a Python call a number. A check that
-#: fails is not kept.
-_CHECKED: "weakref.WeakKeyDictionary[nx.DiGraph, tuple[Task, ...]]" = weakref.WeakKeyDictionary()
-
-
 @attrs.frozen(slots=True, eq=False)
 class DagJob:
     """A job of tasks with precedence constraints, validated on construction
     (:class:`~cloudsim_py.errors.DAGError` naming the job, the task and the key).
 
-    The graph is frozen (``networkx.freeze``) and owned by the job (or shared by copies of it:
-    a graph checked once is not checked again, see ``_CHECKED``; its fields must not be
-    changed); ``order`` is a topological
+    The graph is frozen (``networkx.freeze``) and owned by the job; ``order`` is a topological
     order: the insertion order when it is one, else Kahn's (first in first out); deterministic. ``cloud`` is the index of the
     cloud the job is submitted to (its owner), ``mode`` its lease mode (Li et al. section III-B:
     a few jobs are advance reservations, the rest best-effort) and ``start`` the requested start of
@@ -222,15 +209,11 @@ class DagJob:
                                f"time {self.submit_time:g}, got {self.start!r}")
         elif self.start is not None:
             raise DAGError(f"job {self.id}: start {self.start!r} given for a {self.mode.label} job")
-        order = _CHECKED.get(g)
-        if order is None:
-            _check_tasks(self.id, g)
-            _check_edges(self.id, g)
-            order = _topological_order(self.id, g)
-            if not nx.is_frozen(g):
-                nx.freeze(g)
-            _CHECKED[g] = order
-        object.__setattr__(self, "order", order)
+        _check_tasks(self.id, g)
+        _check_edges(self.id, g)
+        object.__setattr__(self, "order", _topological_order(self.id, g))
+        if not nx.is_frozen(g):
+            nx.freeze(g)
 
     @property
     def tasks(self) -> int:

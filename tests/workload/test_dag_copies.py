@@ -1,5 +1,5 @@
-"""A graph checked by one DagJob is not checked again by its copies (``dag._CHECKED``): the
-copies get the order a fresh check gives, and their own fields are still checked."""
+"""Copies of a DagJob (``attrs.evolve``: another id, submit time or cloud) share its frozen
+graph: they get the order a fresh check gives, and their own fields are still checked."""
 
 import attrs
 import networkx as nx
@@ -46,21 +46,11 @@ def test_a_copy_still_checks_its_own_fields():
         attrs.evolve(job, mode=LeaseMode.AR)
 
 
-def test_a_failed_check_is_not_kept():
+def test_every_job_of_a_graph_that_fails_its_check_fails_it():
     g = nx.DiGraph()
     g.add_node(1, runtime=-1.0)
     nx.freeze(g)
     for job_id in (1, 2):                            # the second job is checked again, and fails
         with pytest.raises(DAGError, match=f"job {job_id}, task 1: runtime"):
             DagJob(job_id, g)
-    assert g not in dag_module._CHECKED
 
-
-def test_the_checked_graphs_are_forgotten_with_their_jobs():
-    import gc
-
-    job = build_dag_job("j", {1: {"type": 0}}, [])
-    before = len(dag_module._CHECKED)
-    del job
-    gc.collect()
-    assert len(dag_module._CHECKED) == before - 1
