@@ -592,8 +592,9 @@ class DagScheduler(CloudScheduler):
         self._kept_estimates: dict[int, _KeptEstimates] = {}
         #: keep them (off: every round on arrays sums every slot again; a test compares the two)
         self._keep_estimates = True
-        #: this cloud's answers for the tasks of its list rounds at one state of its tables and
-        #: one time (:meth:`_decide_min_min`); None: not kept (a test compares the two)
+        #: this cloud's answers for the tasks of list rounds (its own and its peers') at one
+        #: state of its tables and one time (:meth:`_answers_here`); None: none kept yet; off
+        #: (``_keep_answers``): not kept (a test compares the two)
         self._kept_answers: tuple[tuple[int, int, float], dict[TaskOrder, float]] | None = None
         self._keep_answers = True
         self._round_ids = count(1)
@@ -1039,29 +1040,21 @@ class DagScheduler(CloudScheduler):
         :meth:`_decide`'s in the same order (``max(quote, reach) + transfer + execution``, then
         the feedback term), and the pick is made while they are summed, without the round's rows
         of raw estimates and estimates, the per-cloud reach list and the pick's call. This
-        cloud's answers are kept per state of its two tables and time: a task asked again at the
-        same state and time (a decision that queued a task, or sent it elsewhere, changed
-        neither) is not quoted again. O(tasks x clouds), plus a quote per task not asked at this
-        state yet; tests run both ways (and a lone cloud's rounds through a round of its own),
-        with the answers kept and asked anew. Returns the cloud the task was sent to."""
+        cloud's answers are kept per state of its two tables and time (:meth:`_answers_here`): a
+        task asked again at the same state and time (a decision that queued a task, or sent it
+        elsewhere, changed neither) is not quoted again. O(tasks x clouds), plus a quote per
+        task not asked at this state yet; tests run both ways (and a lone cloud's rounds through
+        a round of its own), with the answers kept and asked anew. Returns the cloud the task
+        was sent to."""
         i = self.index
         ask = self.local.quote              # quote_order, inlined
         alpha, gap = self.alpha, self._gap
         peers = self._peers                 # (tie order: this cloud first, then these)
         # _reach: now here, now + the latency elsewhere (a lone cloud has no elsewhere)
         later = now if quotes is None else now + self._sim.latency   # type: ignore[operator]
-        # a quote is a function of the task (its VMs, durations, input time and mode, fixed once
-        # it is ready), the two tables and the time: the answers of the last rounds at the same
-        # state and time are this round's for the tasks asked again
-        # (a round of one task, every FDLS round, keeps nothing: it decides its one task)
-        answers: dict[TaskOrder, float] | None = None
-        if len(orders) > 1:
-            local = self.local
-            state = (local.table.version, local.hard.version, now)
-            kept = self._kept_answers
-            if kept is None or kept[0] != state or not self._keep_answers:
-                kept = self._kept_answers = (state, {})
-            answers = kept[1]
+        # this cloud's answers at this state of its tables and time (:meth:`_answers_here`; a
+        # round of one task, every FDLS round, keeps nothing: it decides its one task)
+        answers = self._answers_here(now) if len(orders) > 1 else None
         best_k = best_c = 0                 # (FdmmsScheduler._pick's start: INF at task 0, cloud 0)
         best_e = best_r = best_q = INF
         k = 0
@@ -1199,7 +1192,35 @@ class DagScheduler(CloudScheduler):
         if len(items) == 1:
             o = items[0]
             return (quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar),)
-        return tuple([quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar) for o in items])
+        # the answers kept at this state and time, as the owner's own rounds keep them
+        answers = self._answers_here(self._sim.now)
+        out = []
+        for o in items:
+            q = answers.get(o)
+            if q is None:
+                q = answers[o] = quote(o.vms[i], o.xfer[i] + o.exec[i], o.nb[i], o.ar)
+            out.append(q)
+        return tuple(out)
+
+    def _answers_here(self, now: float) -> dict[TaskOrder, float]:
+        """This cloud's answers kept for the present state of its two tables (their versions)
+        and ``now``: those of the owner's list rounds (:meth:`_decide_min_min`) and of its
+        answers to a peer's (:meth:`answer_check`), each task's quote once asked; a new dict
+        at another state or time (or every time with ``_keep_answers`` off: a test compares
+        the two).
+
+        A quote is a function of the task (its VMs, durations, input time and mode, fixed once
+        it is ready), the cloud's two tables and the time, so an answer kept here is the answer
+        for the task asked again: a decision that queued a task here or sent it elsewhere
+        changes neither table, and without latency the next rounds are at the same time
+        (FDMMS's list rounds ask every ready task each round; on the WfFormat copies about two
+        in three of a peer's answers were asked before at the same state). O(1)."""
+        local = self.local
+        state = (local.table.version, local.hard.version, now)
+        kept = self._kept_answers
+        if kept is None or kept[0] != state or not self._keep_answers:
+            kept = self._kept_answers = (state, {})
+        return kept[1]
 
     def _on_check(self, message: Any) -> None:
         """A task-checking request: this cloud's quotes (:meth:`answer_check`), sent back."""
