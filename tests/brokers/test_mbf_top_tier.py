@@ -1,9 +1,11 @@
 """The MBF family's top-tier pass against a plain reading of it: the shipped pass reads the
 later arrivals than each candidate from one snapshot of the top tier with a pointer moving
-forward, and in A-variants returns at once when the head is not covered by the later arrivals;
-the plain pass below asks the datacenter for the later arrivals of every candidate it looks at
-and walks the candidates whenever the top tier is full and one arrived before its latest job.
-Both must give the same schedule on random workloads, under the datacenter's checker."""
+forward, and with the top tier full returns at once when no candidate that may preempt is
+covered by its later arrivals (``_none_may_preempt``); the plain pass below asks the datacenter
+for the later arrivals of every candidate it looks at and walks the candidates whenever the top
+tier is full and one arrived before its latest job. Both must give the same schedule on random
+workloads, under the datacenter's checker; and at every pass that finds the top tier full,
+``_none_may_preempt`` must answer whether the plain pass then does anything."""
 
 from __future__ import annotations
 
@@ -84,3 +86,38 @@ def test_the_top_tier_pass_decides_as_the_plain_one(jobs, policy, hosts, seed):
     slow = simulate(workload(), policy=plain(cls)(), **kw)
     assert fast.records.to_csv() == slow.records.to_csv()
     assert fast.summary["preemptions"] == slow.summary["preemptions"]
+
+
+def _state(broker: MigrationBackfillBroker) -> tuple:
+    """What any placement or preemption of the top-tier pass changes."""
+    dc = broker.dc
+    return (dc.running_count(), len(broker.queue), dc.suspensions, dc.swaps, dc.migrations,
+            dc.idle(0), tuple(dc.running_by_arrival(0)))
+
+
+def checked(cls: type) -> type:
+    """The plain pass, asserting first, when the top tier is full, that ``_none_may_preempt``
+    tells whether it acts."""
+
+    def _top_tier(self: MigrationBackfillBroker) -> None:
+        dc = self.dc
+        full = dc.idle(0) == 0
+        quiet = full and self._none_may_preempt(dc.running_by_arrival(0), self.queue.head())
+        before = _state(self)
+        plain_top_tier(self)
+        if full:
+            assert quiet == (_state(self) == before), f"t={dc.now}: _none_may_preempt said {quiet}"
+
+    return type(f"Checked{cls.__name__}", (cls,), {"_top_tier": _top_tier})
+
+
+@settings(max_examples=300, deadline=None)
+@given(specs, st.sampled_from([(CmbfBroker, 1), (AmbfBroker, 1), (CmcbfBroker, 2), (AmcbfBroker, 2),
+                               (KtcbfBroker, 3)]),
+       st.integers(4, 8), st.integers(0, 3))
+def test_none_may_preempt_tells_whether_the_plain_pass_acts(jobs, policy, hosts, seed):
+    cls, tiers = policy
+    ordered = sorted(jobs, key=lambda s: s[0])
+    workload = [Job(i, float(sub), min(procs, hosts), runtime=float(rt))
+                for i, (sub, procs, rt) in enumerate(ordered, 1)]
+    simulate(workload, policy=checked(cls)(), hosts=hosts, tiers=tiers, seed=seed, check=True)
