@@ -1,13 +1,15 @@
 """The MBF family's top-tier pass against a plain reading of it: the shipped pass reads the
 later arrivals than each candidate from one snapshot of the top tier with a pointer moving
-forward, and in A-variants returns at once when the head is not covered by the later arrivals;
-the plain pass below asks the datacenter for the later arrivals of every candidate it looks at
-and walks the candidates whenever the top tier is full and one arrived before its latest job.
-Both must give the same schedule on random workloads, under the datacenter's checker."""
+forward, and with the top tier full returns at once when no candidate that may preempt is
+covered by its later arrivals (``_none_may_preempt``); the plain pass below asks the datacenter
+for the later arrivals of every candidate it looks at and walks the candidates whenever the top
+tier is full and one arrived before its latest job. Both must give the same schedule on random
+workloads, under the datacenter's checker; and at every pass that finds the top tier full,
+``_none_may_preempt`` must answer whether the plain pass then does anything."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from cloudsim_py import Job, simulate
 from cloudsim_py.brokers.consolidation.mbf import (AmbfBroker, AmcbfBroker, CmbfBroker,
@@ -84,3 +86,89 @@ def test_the_top_tier_pass_decides_as_the_plain_one(jobs, policy, hosts, seed):
     slow = simulate(workload(), policy=plain(cls)(), **kw)
     assert fast.records.to_csv() == slow.records.to_csv()
     assert fast.summary["preemptions"] == slow.summary["preemptions"]
+
+
+def _state(broker: MigrationBackfillBroker) -> tuple:
+    """What any placement or preemption of the top-tier pass changes."""
+    dc = broker.dc
+    return (dc.running_count(), len(broker.queue), dc.suspensions, dc.swaps, dc.migrations,
+            dc.idle(0), tuple(dc.running_by_arrival(0)))
+
+
+def checked(cls: type) -> type:
+    """The plain pass, asserting first, when the top tier is full, that ``_none_may_preempt``
+    tells whether it acts."""
+
+    def _top_tier(self: MigrationBackfillBroker) -> None:
+        dc = self.dc
+        full = dc.idle(0) == 0
+        quiet = full and self._none_may_preempt(dc.running_by_arrival(0), self.queue.head())
+        before = _state(self)
+        plain_top_tier(self)
+        if full:
+            assert quiet == (_state(self) == before), f"t={dc.now}: _none_may_preempt said {quiet}"
+
+    return type(f"Checked{cls.__name__}", (cls,), {"_top_tier": _top_tier})
+
+
+@settings(max_examples=300, deadline=None)
+@given(specs, st.sampled_from([(CmbfBroker, 1), (AmbfBroker, 1), (CmcbfBroker, 2), (AmcbfBroker, 2),
+                               (KtcbfBroker, 3)]),
+       st.integers(4, 8), st.integers(0, 3))
+def test_none_may_preempt_tells_whether_the_plain_pass_acts(jobs, policy, hosts, seed):
+    cls, tiers = policy
+    ordered = sorted(jobs, key=lambda s: s[0])
+    workload = [Job(i, float(sub), min(procs, hosts), runtime=float(rt))
+                for i, (sub, procs, rt) in enumerate(ordered, 1)]
+    simulate(workload, policy=checked(cls)(), hosts=hosts, tiers=tiers, seed=seed, check=True)
+
+
+class _Tiers:
+    """A datacenter reduced to what ``_none_may_preempt`` reads: each tier's running jobs in
+    arrival order (``bind`` reads ``tiers``)."""
+
+    def __init__(self, tiers: list[list[Job]]) -> None:
+        self.tiers = len(tiers)
+        self._by_arrival = [sorted(jobs, key=lambda j: j.order) for jobs in tiers]
+
+    def running_by_arrival(self, tier: int) -> list[Job]:
+        return self._by_arrival[tier]
+
+    def arrived_after(self, tier: int, job: Job) -> int:
+        return sum(1 for j in self._by_arrival[tier] if j.order <= job.order)
+
+
+# a full top tier, waiting jobs and lower-tier jobs with arrival times drawn from a small range,
+# so that candidates before the latest top-tier job, and exact covers, are common
+states = st.lists(st.tuples(st.integers(0, 12), st.integers(1, 4), st.integers(0, 3)),
+                  min_size=1, max_size=20)
+
+
+@settings(max_examples=500, deadline=None)
+@given(states, st.sampled_from([(CmcbfBroker, 2), (AmcbfBroker, 2), (KtcbfBroker, 3), (CmbfBroker, 1)]))
+# a waiting job exactly covered by the one top-tier job that arrived after it (it preempts)
+@example([(0, 2, 3), (1, 2, 0)], (AmcbfBroker, 2))
+@example([(0, 2, 3), (1, 2, 0)], (CmcbfBroker, 2))
+@example([(0, 2, 1), (1, 2, 0)], (CmcbfBroker, 2))
+def test_none_may_preempt_is_its_definition(jobs, policy):
+    """Against the definition read directly: some candidate that may preempt (any waiting or
+    lower-tier job; A-variants: the queue's head) arrived before the latest top-tier job and is
+    no larger than the processes of the top-tier jobs that arrived after it."""
+    cls, k = policy
+    made = [Job(i, float(sub), procs, runtime=1.0) for i, (sub, procs, _) in enumerate(jobs, 1)]
+    where = [min(w, k) for _, _, w in jobs]      # 0..k-1: a tier; k: the queue
+    tiers = [[j for j, w in zip(made, where) if w == t] for t in range(k)]
+    broker = cls()
+    broker.bind(_Tiers(tiers))
+    for j, w in zip(made, where):
+        if w == k:
+            broker.queue.add(j)
+    top = broker.dc.running_by_arrival(0)
+    head = broker.queue.head()
+    candidates = list(broker.queue) + [j for t in range(1, k) for j in tiers[t]]
+    if broker.head_only:
+        candidates = [head] if head is not None else []
+    acts = any(c.order < top[-1].order
+               and c.procs <= sum(r.procs for r in top if r.order > c.order)
+               for c in candidates) if top else False
+    assert broker._none_may_preempt(top, head) is (not acts)

@@ -34,6 +34,17 @@ def test_fitting_is_the_jobs_that_fit_in_arrival_order(keys, procs):
     assert queue.fitting(procs) == sorted((j for j in jobs if j.procs <= procs), key=arrival)
 
 
+@given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40),
+       st.integers(-1, 21), st.integers(0, 41))
+def test_arrived_before_is_the_earlier_arrivals_in_order(keys, t, i):
+    queue = WaitQueue()
+    jobs = jobs_of(keys)
+    for job in jobs:
+        queue.add(job)
+    key = (float(t), i)
+    assert queue.arrived_before(key) == sorted((j for j in jobs if j.order < key), key=arrival)
+
+
 @given(st.lists(st.tuples(st.integers(0, 20), st.integers(1, 8)), max_size=40), st.data())
 def test_front_queue_keeps_the_order_of_a_plain_list(keys, data):
     from cloudsim_py.brokers.queues import FrontQueue

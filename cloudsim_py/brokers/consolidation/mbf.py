@@ -29,7 +29,10 @@ lower-tier jobs there (Liu 2013 Fig. 2, time 5: J5 evicts J4).
 
 from __future__ import annotations
 
-from operator import attrgetter
+from bisect import bisect_left, bisect_right
+from functools import partial
+from itertools import accumulate
+from operator import attrgetter, le
 from typing import Iterable
 
 from ...errors import PolicyError
@@ -147,24 +150,23 @@ class MigrationBackfillBroker(Broker):
         start what fits the idle VMs; a job that does not fit preempts later arrivals if they
         and the idle VMs cover it (any job in C-variants, only the queue head in A-variants).
 
-        O(k) when the top tier is full and no candidate may preempt (the common pass: the
-        earliest candidate, or the head in A-variants, arrived after every top-tier job), and
-        O(log F + L) in A-variants when the head may not (the L later arrivals than it, of the F
-        top-tier jobs, do not cover it); else O(Q + B) pointer copies for the snapshot of the Q
-        waiting and B lower-tier jobs, then O(1) per candidate looked at and, from the first
-        candidate that may preempt, O(F) once for a snapshot of the top tier: the later arrivals
-        than each candidate and their processes are read from it by one pointer moving forward
-        (the candidates come in arrival order; the jobs placed meanwhile arrived earlier than
-        the candidates still to come, so they do not count); taken again after a preemption.
-        Besides the placements' own work. The pass stops at the first candidate after which
-        nothing can fit or preempt."""
+        When the top tier is full, :meth:`_none_may_preempt` (O(k) when no candidate arrived
+        before its latest job; see it for the rest) returns at once where the loop below would
+        neither place nor preempt anything: the common full pass. Else O(Q + B) pointer copies
+        for the snapshot of the Q waiting and B lower-tier jobs, then O(1) per candidate looked
+        at and, from the first candidate that may preempt, O(F) once for a snapshot of the F
+        top-tier jobs: the later arrivals than each candidate and their processes are read from
+        it by one pointer moving forward (the candidates come in arrival order; the jobs placed
+        meanwhile arrived earlier than the candidates still to come, so they do not count);
+        taken again after a preemption. Besides the placements' own work. The pass stops at the
+        first candidate after which nothing can fit or preempt."""
         dc = self.dc
         top = dc.running_by_arrival(0)
         latest = top[-1].order if top else None
         head = self.queue.head()
         idle = dc.idle(0)
-        if idle == 0 and self._none_may_preempt(latest, head):
-            return     # what the loop below would find at its first candidate
+        if idle == 0 and self._none_may_preempt(top, head):
+            return     # what the loop below would find, having looked at every candidate
         #: the top tier in arrival order when first needed (None: not taken yet), the position
         #: there of the first later arrival than the candidate, and their processes in all
         snap: list[Job] | None = None
@@ -201,28 +203,46 @@ class MigrationBackfillBroker(Broker):
                 if self.head_only and (head is None or key >= head.order):
                     break
 
-    def _none_may_preempt(self, latest: tuple[float, int] | None, head: Job | None) -> bool:
-        """With the top tier full, whether no candidate may preempt: none arrived before the
-        latest top-tier job (``latest``), counting in A-variants only the queue ``head``, which
-        must also be covered by the processes of the top-tier jobs that arrived after it. The
-        loop of :meth:`_top_tier` would then stop at its first candidate having done nothing
-        (it fits nowhere, may not preempt, and every later one arrived later still; in
-        A-variants the candidates before the head fit nowhere and may not preempt, the head may
-        not either, and the loop stops after it); O(k), in A-variants O(log F + L) for the L
-        later arrivals than the head of the F top-tier jobs."""
-        if latest is None:
+    def _none_may_preempt(self, top: list[Job], head: Job | None) -> bool:
+        """With the top tier full, whether the loop of :meth:`_top_tier` would do nothing: no
+        candidate fits (every job has a process), so it acts exactly when a candidate that may
+        preempt (C-variants: any; A-variants: the queue ``head``) arrived before the latest of
+        the ``top`` tier's jobs (in arrival order) and is covered by the processes of the
+        top-tier jobs that arrived after it. Until its first action the loop changes nothing,
+        so this decides as it does (tests/brokers/test_mbf_top_tier.py). O(k) when no
+        candidate arrived before the latest top-tier job; else A-variants: O(log F + L) for the
+        L later arrivals than the head, of the F top-tier jobs; C-variants: O(log Q + k log B)
+        to find the E waiting and lower-tier jobs that arrived before it (of Q and B), then
+        O(F + E) in C, with one binary search of the top-tier arrivals for each of those E."""
+        if not top:
             return True
+        latest = top[-1].order
+        dc = self.dc
         if self.head_only:
             if head is None or head.order >= latest:
                 return True
-            top = self.dc.running_by_arrival(0)
-            return sum(map(_procs, top[self.dc.arrived_after(0, head):])) < head.procs
+            return sum(map(_procs, top[dc.arrived_after(0, head):])) < head.procs
         first = head.order if head is not None else None
         for t in range(1, self.k):
-            lower = self.dc.running_by_arrival(t)
+            lower = dc.running_by_arrival(t)
             if lower and (first is None or lower[0].order < first):
                 first = lower[0].order
-        return first is None or first >= latest
+        if first is None or first >= latest:
+            return True                        # none arrived before the latest top-tier job
+        early = [self.queue.arrived_before(latest)]
+        for t in range(1, self.k):
+            lower = dc.running_by_arrival(t)
+            early.append(lower[:bisect_left(lower, latest, key=arrival)])
+        # covered[p]: the processes of top[p:], the later arrivals than a candidate that
+        # arrived after p top-tier jobs
+        covered = list(accumulate(map(_procs, reversed(top)), initial=0))
+        covered.reverse()
+        position = partial(bisect_right, list(map(arrival, top)))
+        cover = covered.__getitem__
+        for jobs in early:
+            if any(map(le, map(_procs, jobs), map(cover, map(position, map(arrival, jobs))))):
+                return False
+        return True
 
     def _preempt_for(self, job: Job, later: list[Job], idle: int) -> None:
         """Collect later arrivals newest first until ``job`` fits; keep those not needed."""
