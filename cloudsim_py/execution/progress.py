@@ -111,6 +111,14 @@ def process_speed(slots: list, tier: int, idle_floor: float) -> float:
 _UNSEEN = object()
 
 
+def _current(run: Any) -> "SlowestSpeed | None":
+    """``run``'s :class:`SlowestSpeed` if it is current (built from its present slots)."""
+    if run is None:
+        return None
+    ss = run.speeds
+    return ss if ss is not None and ss.of is run.slots else None
+
+
 class ProgressModel(ABC):
     """Base: settle work at the old speed, take the new speed, move the finish event.
 
@@ -318,7 +326,7 @@ class TwoTierProgress(ProgressModel):
         floor = self.floor
         keeps = self.keeps_slowest
         # job -> its current SlowestSpeed, or None (narrow, not built yet, out of date, or
-        # not kept): looked up once per job and refresh, inline (a call per job costs more)
+        # not kept): looked up once per job and refresh
         jobs: dict[Any, Any] = {}
         get = jobs.get
         for h in hosts:
@@ -330,14 +338,7 @@ class TwoTierProgress(ProgressModel):
                 fg.speed = new = (1.0 - fg.loss if b is not None else 1.0) * hs
                 ss = get(a, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = None
-                    if keeps:
-                        r = a.run
-                        if r is not None:
-                            ss = r.speeds
-                            if ss is not None and ss.of is not r.slots:
-                                ss = None
-                    jobs[a] = ss
+                    ss = jobs[a] = _current(a.run) if keeps else None
                 if ss is not None and new != old:
                     ss.replace(old, new)
             if b is not None:
@@ -352,14 +353,7 @@ class TwoTierProgress(ProgressModel):
                     bg.speed = new = bg.eff * (share if share < 1.0 else 1.0) * hs
                 ss = get(b, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = None
-                    if keeps:
-                        r = b.run
-                        if r is not None:
-                            ss = r.speeds
-                            if ss is not None and ss.of is not r.slots:
-                                ss = None
-                    jobs[b] = ss
+                    ss = jobs[b] = _current(b.run) if keeps else None
                 if ss is not None and new != old:
                     ss.replace(old, new)
         if self.all_idle:

@@ -111,26 +111,21 @@ def test_slice_fidelity_does_not_swallow_a_reservation_wake_up():
     assert starts(r) == {1: 0.0, 2: 20.0, 3: 20.25}
 
 
-def test_lazy_compression_matches_full_compression_on_long_loose_queues():
-    """Seeded random workloads with long queues and loose estimates (many early finishes, many
-    moves, several passes per compression): the schedule of the lazy compression, which passes
-    over a job when no point gained since it last looked has room for it (the most processors
-    free over each gain's interval) and moves a booking by changing only the parts of the old
-    and new places that do not overlap, against the textbook compression that releases and
-    books every reservation again (tests/brokers/test_properties.py)."""
-    import random
-
+def _assert_lazy_is_textbook(rng, runs: int, max_hosts: int, max_jobs: int, exact: int) -> None:
+    """``runs`` seeded random workloads with long queues and loose estimates (``exact`` in
+    ``exact + 2`` of the estimates draw no slack): the lazy compression's starts against the
+    textbook compression's, which releases and books every reservation again
+    (tests/brokers/test_properties.py)."""
     from tests.brokers.test_properties import FullCompression
 
-    rng = random.Random(1919)
-    for _ in range(40):
-        hosts = rng.randint(2, 16)
+    for _ in range(runs):
+        hosts = rng.randint(2, max_hosts)
         jobs = []
         sub = 0.0
-        for i in range(1, rng.randint(20, 90)):
+        for i in range(1, rng.randint(20, max_jobs)):
             sub += rng.choice([0.0, rng.uniform(0, 5), float(rng.randint(0, 8))])
             runtime = rng.choice([float(rng.randint(1, 40)), rng.uniform(0.5, 30)])
-            est = runtime * rng.choice([1.0, 1.0, rng.uniform(1, 6), float(rng.randint(2, 10))])
+            est = runtime * rng.choice([1.0] * exact + [rng.uniform(1, 6), float(rng.randint(2, 10))])
             jobs.append((sub, rng.randint(1, hosts), runtime, est))
 
         def make():
@@ -140,6 +135,17 @@ def test_lazy_compression_matches_full_compression_on_long_loose_queues():
         fast = simulate(make(), hosts=hosts, policy="conservative", check=True)
         full = simulate(make(), hosts=hosts, policy=FullCompression(), check=True)
         assert fast.records["start"].tolist() == full.records["start"].tolist()
+
+
+def test_lazy_compression_matches_full_compression_on_long_loose_queues():
+    """Seeded random workloads with long queues and loose estimates (many early finishes, many
+    moves, several passes per compression): the schedule of the lazy compression, which passes
+    over a job when no point gained since it last looked has room for it (the most processors
+    free over each gain's interval) and moves a booking by changing only the parts of the old
+    and new places that do not overlap, is the textbook compression's."""
+    import random
+
+    _assert_lazy_is_textbook(random.Random(1919), runs=40, max_hosts=16, max_jobs=90, exact=2)
 
 
 @pytest.mark.parametrize("kept", [1, 7])
@@ -147,28 +153,10 @@ def test_the_gain_log_kept_between_compressions_changes_no_schedule(monkeypatch,
     """The log of gains is kept after a compression (every job has seen it) and starts afresh
     only once it holds ``_LOG_KEPT`` gains: whether it starts afresh after every compression
     (1) or every few, the next compressions read only the gains logged after it, so the
-    schedule is the textbook compression's (tests/brokers/test_properties.py)."""
+    schedule is the textbook compression's."""
     import random
 
     from cloudsim_py.brokers import conservative
-    from tests.brokers.test_properties import FullCompression
 
     monkeypatch.setattr(conservative, "_LOG_KEPT", kept)
-    rng = random.Random(kept)
-    for _ in range(15):
-        hosts = rng.randint(2, 12)
-        jobs = []
-        sub = 0.0
-        for i in range(1, rng.randint(20, 70)):
-            sub += rng.choice([0.0, rng.uniform(0, 5), float(rng.randint(0, 8))])
-            runtime = rng.choice([float(rng.randint(1, 40)), rng.uniform(0.5, 30)])
-            est = runtime * rng.choice([1.0, rng.uniform(1, 6), float(rng.randint(2, 10))])
-            jobs.append((sub, rng.randint(1, hosts), runtime, est))
-
-        def make():
-            return [Job(i, s, p, runtime=rt, runtime_estimate=e)
-                    for i, (s, p, rt, e) in enumerate(jobs, 1)]
-
-        fast = simulate(make(), hosts=hosts, policy="conservative", check=True)
-        full = simulate(make(), hosts=hosts, policy=FullCompression(), check=True)
-        assert fast.records["start"].tolist() == full.records["start"].tolist()
+    _assert_lazy_is_textbook(random.Random(kept), runs=15, max_hosts=12, max_jobs=70, exact=1)
