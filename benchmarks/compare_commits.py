@@ -5,6 +5,8 @@
     python benchmarks/compare_commits.py --base 08e831d --only outputs  # jobs.csv identity only
     python benchmarks/compare_commits.py --base 08e831d --only outputs \
         --outputs-trace CTC-SP2-1996-3.1-cln.swf.gz:338:conservative        # ... and on CTC too
+    python benchmarks/compare_commits.py --base 08e831d --only outputs \
+        --outputs-trace CTC-SP2-1996-3.1-cln.swf.gz:338:cmcbf,acfcfs:2      # ... two tiers
     python benchmarks/compare_commits.py --base 08e831d --only speed --repeat 5
     python benchmarks/compare_commits.py --base 08e831d --only instructions --match lublin256
 
@@ -172,9 +174,10 @@ def main() -> int:
     ap.add_argument("--only", choices=("outputs", "speed", "instructions"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--keep", help="write both trees' jobs.csv files into this folder")
-    ap.add_argument("--outputs-trace", action="append", default=[], metavar="FILE:PROCS:POLICY[,POLICY]",
-                    help="also compare jobs.csv on this trace (one tier), e.g. "
-                         "CTC-SP2-1996-3.1-cln.swf.gz:338:conservative (repeatable)")
+    ap.add_argument("--outputs-trace", action="append", default=[], metavar="FILE:PROCS:POLICY[,POLICY][:TIERS]",
+                    help="also compare jobs.csv on this trace (on TIERS tiers, default one), e.g. "
+                         "CTC-SP2-1996-3.1-cln.swf.gz:338:conservative or "
+                         "CTC-SP2-1996-3.1-cln.swf.gz:338:cmcbf,acfcfs:2 (repeatable)")
     ap.add_argument("--match", help="only speed configurations whose trace or policy contains this")
     ap.add_argument("--changed", action="append", default=[], metavar="POLICY",
                     help="a policy whose schedule changed on purpose since --base (e.g. "
@@ -194,8 +197,9 @@ def main() -> int:
             print(f"# jobs.csv on {KTH[0]}, seed 1: base {args.base} vs this checkout")
             checks = [(KTH[0], KTH[1], policy, tiers) for policy, tiers in OUTPUTS]
             for spec in args.outputs_trace:
-                name, procs, policies = spec.split(":")
-                checks += [(name, int(procs), policy, 1) for policy in policies.split(",")]
+                name, procs, policies, *tiers = spec.split(":")
+                checks += [(name, int(procs), policy, int(tiers[0]) if tiers else 1)
+                           for policy in policies.split(",")]
             for name, procs, policy, tiers in checks:
                 digests = []
                 stem = f"{os.path.basename(name).split('.')[0]}-{policy}-{tiers}"
