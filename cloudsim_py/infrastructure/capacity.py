@@ -110,13 +110,13 @@ class CapacityIndex:
 
     def slots_changed(self, hosts: Sequence[Host], tier: int, busy: bool,
                       est: Sequence[float] | None = None) -> None:
-        """k >= 2: ``tier``'s slot on each of ``hosts`` was taken (``busy``; ``est[i]`` the
-        estimated usage of the process on ``hosts[i]``, None if unknown) or freed, by a job's
-        placement or release. With two tiers only the changed tier is written: a job wider than
+        """``tier``'s slot on each of ``hosts`` was taken (``busy``; ``est[i]`` the estimated
+        usage of the process on ``hosts[i]``, None if unknown) or freed, by a job's placement
+        or release. With two tiers only the changed tier is written: a job wider than
         :data:`WIDE_INDEX` processes in numpy (:meth:`tier_changed`), a narrower one host by
-        host (:meth:`tier_changed_by_host`, cheaper there); with three or more every tier of
-        each host is derived again (:meth:`hosts_changed`). O(n) for n hosts (O(n k) for k
-        >= 3)."""
+        host (:meth:`tier_changed_by_host`, cheaper there); with one tier, or three or more,
+        every tier of each host is derived again (:meth:`hosts_changed`). O(n) for n hosts
+        (O(n k) for k >= 3)."""
         if self.tiers != 2:
             self.hosts_changed(hosts)
         elif len(hosts) > WIDE_INDEX:

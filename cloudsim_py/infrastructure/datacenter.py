@@ -30,6 +30,8 @@ QUEUED = JobState.QUEUED
 RUNNING = JobState.RUNNING
 SUSPENDED = JobState.SUSPENDED
 _TRUSTED = (JobDispatch, FirstIdle)
+
+
 def policy_failure(broker: Any, where: str, now: float, exc: Exception, shown: int = 5) -> PolicyFailure:
     """The error for an exception raised while ``broker``'s code ran (raise it ``from exc``):
     the policy, the time, the exception and the first ``shown`` jobs of its queue."""

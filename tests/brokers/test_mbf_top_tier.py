@@ -67,23 +67,25 @@ def plain(cls: type) -> type:
 # arrivals at a pass that starts with no idle VM
 specs = st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8), st.integers(1, 30)),
                  min_size=1, max_size=40)
+#: every MBF policy, with the tiers it runs on here
+mbf_policies = st.sampled_from([(CmbfBroker, 1), (AmbfBroker, 1), (CmcbfBroker, 2), (AmcbfBroker, 2),
+                                (KtcbfBroker, 3)])
+
+
+def workload(jobs: list[tuple[int, int, int]], hosts: int) -> list[Job]:
+    """Jobs ``(submit, procs, runtime)`` in submit order, at most ``hosts`` processes each."""
+    ordered = sorted(jobs, key=lambda s: s[0])
+    return [Job(i, float(sub), min(procs, hosts), runtime=float(rt))
+            for i, (sub, procs, rt) in enumerate(ordered, 1)]
 
 
 @settings(max_examples=300, deadline=None)
-@given(specs, st.sampled_from([(CmbfBroker, 1), (AmbfBroker, 1), (CmcbfBroker, 2), (AmcbfBroker, 2),
-                               (KtcbfBroker, 3)]),
-       st.integers(4, 8), st.integers(0, 3))
+@given(specs, mbf_policies, st.integers(4, 8), st.integers(0, 3))
 def test_the_top_tier_pass_decides_as_the_plain_one(jobs, policy, hosts, seed):
     cls, tiers = policy
-
-    def workload() -> list[Job]:
-        ordered = sorted(jobs, key=lambda s: s[0])
-        return [Job(i, float(sub), min(procs, hosts), runtime=float(rt))
-                for i, (sub, procs, rt) in enumerate(ordered, 1)]
-
     kw = dict(hosts=hosts, tiers=tiers, seed=seed, check=True)
-    fast = simulate(workload(), policy=cls(), **kw)
-    slow = simulate(workload(), policy=plain(cls)(), **kw)
+    fast = simulate(workload(jobs, hosts), policy=cls(), **kw)
+    slow = simulate(workload(jobs, hosts), policy=plain(cls)(), **kw)
     assert fast.records.to_csv() == slow.records.to_csv()
     assert fast.summary["preemptions"] == slow.summary["preemptions"]
 
@@ -112,15 +114,10 @@ def checked(cls: type) -> type:
 
 
 @settings(max_examples=300, deadline=None)
-@given(specs, st.sampled_from([(CmbfBroker, 1), (AmbfBroker, 1), (CmcbfBroker, 2), (AmcbfBroker, 2),
-                               (KtcbfBroker, 3)]),
-       st.integers(4, 8), st.integers(0, 3))
+@given(specs, mbf_policies, st.integers(4, 8), st.integers(0, 3))
 def test_none_may_preempt_tells_whether_the_plain_pass_acts(jobs, policy, hosts, seed):
     cls, tiers = policy
-    ordered = sorted(jobs, key=lambda s: s[0])
-    workload = [Job(i, float(sub), min(procs, hosts), runtime=float(rt))
-                for i, (sub, procs, rt) in enumerate(ordered, 1)]
-    simulate(workload, policy=checked(cls)(), hosts=hosts, tiers=tiers, seed=seed, check=True)
+    simulate(workload(jobs, hosts), policy=checked(cls)(), hosts=hosts, tiers=tiers, seed=seed, check=True)
 
 
 class _Tiers:
