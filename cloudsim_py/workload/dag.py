@@ -74,19 +74,26 @@ def adjacency(graph: "nx.DiGraph") -> tuple[Adjacency, Adjacency]:
     return graph._succ, graph._pred  # type: ignore[attr-defined]
 
 
+#: read once (a module global, not ``math.inf``'s attribute look-up per number checked)
+_INF = math.inf
+
+
 def _valid_number(value: object, positive: bool) -> bool:
-    """A finite real number, > 0 (``positive``) or >= 0. Fast path for int and float (no
-    abstract-class check: every task's runtime and CPUs pass through here)."""
+    """A finite real number, > 0 (``positive``) or >= 0. Fast path for float (taken as it is:
+    ``float`` of a float is the float itself) and int (no abstract-class check: every task's
+    runtime and CPUs pass through here)."""
     kind = type(value)
-    if kind is float or kind is int:
+    if kind is float:
+        number = value
+    elif kind is int:
         number = float(value)       # type: ignore[arg-type]
     elif isinstance(value, bool) or not isinstance(value, numbers.Real):
         return False
     else:
         number = float(value)
     if positive:
-        return 0 < number < math.inf
-    return 0 <= number < math.inf
+        return 0 < number < _INF    # type: ignore[operator]
+    return 0 <= number < _INF       # type: ignore[operator]
 
 
 def _number_error(job: object, where: str, key: str, value: object, positive: bool) -> DAGError:

@@ -5,6 +5,7 @@ from fractions import Fraction as F
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.errors import DAGError
 from cloudsim_py.workload.dag import (DagJob, build_dag_job, comm_costs, cpop_critical_tasks, cpop_priority,
@@ -260,3 +261,20 @@ def test_build_dag_job_makes_the_graph_of_one_edge_at_a_time():
         assert list(g.edges(data=True)) == list(want.edges(data=True))
         assert [list(g.pred[t]) for t in g] == [list(want.pred[t]) for t in want]
         assert all(g.nodes[t] is not tasks[t] for t in g)      # the fields were copied
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**6, 10**6), st.booleans(),
+                 st.fractions(), st.decimals(allow_nan=False, allow_infinity=False), st.none(), st.text(max_size=2)),
+       st.booleans())
+def test_a_task_number_is_checked_as_a_finite_real_number(value, positive):
+    # dag._valid_number (its float and int fast paths) against the rule it states: a real
+    # number, not a bool, finite, > 0 when positive, else >= 0
+    import math
+    import numbers
+
+    from cloudsim_py.workload.dag import _valid_number
+
+    real = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    want = real and math.isfinite(float(value)) and (float(value) > 0 if positive else float(value) >= 0)
+    assert _valid_number(value, positive) is want

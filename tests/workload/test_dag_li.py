@@ -4,6 +4,7 @@
 import networkx as nx
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.errors import ScenarioError
 from cloudsim_py.workload.lease import LeaseMode
@@ -189,3 +190,26 @@ def test_the_bulk_reads_give_the_jobs_of_the_plain_generator(params):
     for seed in (1, 2, 3):
         assert exact(model.generate(150, np.random.default_rng(seed))) == \
             exact(plain_generate(model, 150, np.random.default_rng(seed)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data(), st.integers(1, 16), st.integers(1, 4), st.integers(1, 4))
+def test_the_parents_drawn_from_the_kept_spare_list_are_those_of_the_scan(data, n, max_in, max_out):
+    # LiDagModel._edges keeps the earlier tasks with spare fan-out in a list; the generator as
+    # first written scanned every earlier task for each task. Keys drawn from a few values, so
+    # equal keys (the sort's ties) occur.
+    fan_in = data.draw(st.lists(st.integers(1, max_in), min_size=n, max_size=n))
+    keys = data.draw(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 0.75]), min_size=16, max_size=16),
+                              min_size=n, max_size=n))
+    model = LiDagModel(max_fan_in=max_in, max_fan_out=max_out)
+    out_deg = [0] * n
+    plain = []
+    for t in range(1, n):
+        candidates = [i for i in range(t) if out_deg[i] < max_out]
+        if len(candidates) > fan_in[t]:
+            candidates.sort(key=keys[t].__getitem__)
+            candidates = sorted(candidates[:fan_in[t]])
+        for p in candidates:
+            out_deg[p] += 1
+            plain.append((p, t))
+    assert model._edges(n, fan_in, keys) == plain
