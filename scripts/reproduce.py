@@ -44,11 +44,16 @@ VARIANTS = {
     "acfcfs_un": ["workload.cpu_estimate=unknown"],
     "acfcfs100": ["workload.cpu_usage=full"],
 }
-#: the other reading of how a job advances from its processes (``interference.job_progress``,
-#: docs/progress.md): label -> (policy, scenario overrides); run on KTH and CTC
+#: the other readings of how a job advances from its processes (``interference.job_progress``,
+#: docs/progress.md: per process, and barriers every 1,800 s of work): label -> (policy,
+#: scenario overrides); run on KTH and CTC
 PROGRESS_VARIANTS = {
     "ccfcfs_pp": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
     "acfcfs_pp": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
+    "ccfcfs_b1800": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: barriers, "
+                                "barrier_work: 1800}"]),
+    "acfcfs_b1800": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: barriers, "
+                                "barrier_work: 1800}"]),
 }
 #: the traces of section 4.3's variants: the paper's two (KTH, CTC) and every other shared trace of
 #: issue 18 item 2, where ACFCFS-100's direction has to be checked too
@@ -258,17 +263,19 @@ def cmd_report(args: argparse.Namespace) -> None:
     # ---------------------------------------------------------------- job progress
     L += ["## How a job advances from its processes: lockstep or per process", "",
           "`interference.job_progress` (docs/progress.md): `lockstep` (the default; the job advances at",
-          "its slowest process's speed at every moment) or `per_process` (each process at its own speed,",
-          "the job as far as its least advanced process). Same seeds, same draws otherwise; ours / paper",
-          "in brackets; docs/reproduction-notes.md discusses it.", "",
-          "| trace | policy | metric | paper | lockstep | per process |", "|---|---|---|---:|---:|---:|"]
+          "its slowest process's speed at every moment), `per_process` (each process at its own speed,",
+          "the job as far as its least advanced process) or `barriers` (as per process, but the processes",
+          "wait for each other every `barrier_work` seconds of work; here 1,800). Same seeds, same draws",
+          "otherwise; ours / paper in brackets; docs/reproduction-notes.md discusses it.", "",
+          "| trace | policy | metric | paper | lockstep | per process | barriers, 1,800 s |",
+          "|---|---|---|---:|---:|---:|---:|"]
     for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
         for policy in ("ccfcfs", "acfcfs"):
             for i, metric in enumerate(("avg_wait", "max_wait", "avg_bsld", "max_bsld")):
                 scale = 60.0 if "wait" in metric else 1.0
                 paper = TABLE2[key][policy][i]
                 row = [key, policy.upper(), labels[metric], f"{paper:,.1f}"]
-                for label in (policy, f"{policy}_pp"):
+                for label in (policy, f"{policy}_pp", f"{policy}_b1800"):
                     m = mean(trace, label, metric)
                     row.append("-" if math.isnan(m) else
                                f"{cell(trace, label, metric, scale)} ({m / scale / paper:.2f})")

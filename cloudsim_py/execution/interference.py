@@ -41,8 +41,10 @@ EFF_DRAWS = ("placement", "slice", "process", "mean")
 #: background process runs at 1 only while every foreground VM of its job is idle, else at
 #: ``eff * min(1, cpu_idle / cpu_req)`` (``eff`` under an idle one); a foreground process
 #: loses ``loss`` while any background VM of its job is busy. Under ``lockstep`` the two
-#: conditions give the same job speed (its slowest process), so only per process they differ.
-JOB_PROGRESS = ("lockstep", "per_process", "per_process_all_idle")
+#: conditions give the same job speed (its slowest process), so only per process they differ;
+#: ``barriers``: as ``per_process``, but the processes wait for each other every
+#: ``barrier_work`` seconds of work (bulk-synchronous steps): between the other two.
+JOB_PROGRESS = ("lockstep", "per_process", "per_process_all_idle", "barriers")
 
 
 def _job_progress(inst, attr, value):
@@ -84,7 +86,8 @@ class InterferenceModel:
     ``eff_draw`` (one of :data:`EFF_DRAWS`) says when ``eff`` is drawn: the readings Liu 2015
     sections 3.1 and 4.1 allow (docs/progress.md); ``loss`` is drawn per placement in all of them.
     ``job_progress`` (one of :data:`JOB_PROGRESS`) says how a job advances from its processes'
-    speeds (docs/progress.md).
+    speeds (docs/progress.md); ``barrier_work`` is the work (seconds at full speed) of one
+    process between two barriers under ``barriers``, and must be given then and only then.
     """
 
     name: str = "custom"
@@ -100,6 +103,7 @@ class InterferenceModel:
     idle_floor: float = attrs.field(default=0.04, validator=_unit("idle_floor"))
     eff_draw: str = attrs.field(default="placement", validator=_eff_draw)
     job_progress: str = attrs.field(default="lockstep", validator=_job_progress)
+    barrier_work: float = 0.0
 
     def __attrs_post_init__(self) -> None:
         if not 0.0 < self.threshold <= 1.0:
@@ -109,6 +113,13 @@ class InterferenceModel:
             raise ValueError("interference: a low bound exceeds its high bound")
         if self.multi_sd < 0:
             raise ValueError(f"interference multi_sd {self.multi_sd} is negative")
+        if self.job_progress == "barriers":
+            if not 0.0 < self.barrier_work < math.inf:
+                raise ValueError(f"interference barrier_work {self.barrier_work}: job_progress barriers "
+                                 f"needs the work of one step between barriers, a positive number of seconds")
+        elif self.barrier_work != 0.0:
+            raise ValueError(f"interference barrier_work {self.barrier_work} is only read under job_progress "
+                             f"barriers, not {self.job_progress}")
 
     def mean_eff(self, procs: int) -> float:
         """The expected ``eff`` of a job of ``procs`` processes: (low + high) / 2 for one

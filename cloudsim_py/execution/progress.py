@@ -14,7 +14,11 @@ How a job advances from its processes' speeds (``interference.job_progress``, Li
 ``lockstep`` (default): at every moment the job advances at its slowest process's speed, as a
 tightly coupled job whose processes wait for each other; ``per_process``: every process
 advances at its own speed and the job's progress is its least advanced process's, so it ends
-when its last process has done its work (a process ahead of the others does not wait for them).
+when its last process has done its work (a process ahead of the others does not wait for them);
+``barriers``: as ``per_process``, but the processes wait for each other every ``barrier_work``
+seconds of work (a bulk-synchronous job: no process starts a step before every process has
+finished the previous one), which is ``lockstep`` as the step shrinks and ``per_process`` once
+it exceeds the job's work (:func:`advance_steps`, :func:`steps_end`).
 """
 
 from __future__ import annotations
@@ -125,7 +129,7 @@ class ProgressModel(ABC):
     ``finish(job)`` is called by the finish event (with ``phase``); ``idle_floor`` is the
     least CPU share a lower tier is assumed to get."""
 
-    __slots__ = ("sim", "finish", "phase", "floor", "per_process")
+    __slots__ = ("sim", "finish", "phase", "floor", "per_process", "barrier")
 
     #: a job's speed is its slowest slot's (:meth:`job_speed` as defined here): :meth:`rerate`
     #: reads it inline instead of calling the method
@@ -135,13 +139,16 @@ class ProgressModel(ABC):
     keeps_slowest = False
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
-                 per_process: bool = False) -> None:
+                 per_process: bool = False, barrier: float = 0.0) -> None:
         self.sim = sim
         self.finish = finish
         self.phase = phase
         self.floor = idle_floor
-        #: ``job_progress: per_process``: each process keeps its own remaining work
-        self.per_process = per_process
+        #: ``job_progress: per_process`` (and its variants): each process keeps its own
+        #: remaining work
+        self.per_process = per_process or barrier > 0.0
+        #: ``job_progress: barriers``: the work of one step between two barriers (0: none)
+        self.barrier = barrier
 
     def job_speed(self, run: Any) -> float:
         """A running job's speed from its processes' speeds (its slowest)."""
@@ -171,12 +178,17 @@ class ProgressModel(ABC):
         if rem is None or len(rem) != r.size:
             rem = r.proc_remaining = [r.remaining] * r.size
             r.proc_speed = [0.0] * r.size
+            if self.barrier:
+                r.proc_barrier = max(0.0, r.remaining - self.barrier)
         else:
             dt = now - r.settled_at
             if dt != 0.0:
-                for i, v in enumerate(r.proc_speed):
-                    if v:
-                        rem[i] -= v * dt
+                if self.barrier:
+                    r.proc_barrier = advance_steps(rem, r.proc_speed, r.proc_barrier, self.barrier, dt)
+                else:
+                    for i, v in enumerate(r.proc_speed):
+                        if v:
+                            rem[i] -= v * dt
             r.remaining = max(rem)
         r.settled_at = now
         return rem
@@ -254,6 +266,10 @@ class ProgressModel(ABC):
                 for i in range(len(speeds)):
                     speeds[i] = 0.0
                 end = math.inf
+            elif self.barrier:
+                for i, slot in enumerate(r.slots):
+                    speeds[i] = slot.speed
+                end = now + steps_end(rem, speeds, r.proc_barrier)
             else:
                 for i, slot in enumerate(r.slots):
                     v = speeds[i] = slot.speed
@@ -271,6 +287,71 @@ class ProgressModel(ABC):
             # end == now: every process is done (within _EPS)
             r.speed = r.remaining / (end - now) if end > now else 1.0
             r.finish_event = events.push(end, self.phase, self.finish, job)
+
+
+def _to_barrier(rem: list[float], speeds: list[float], level: float) -> float:
+    """The time until every process's remaining work is down to ``level`` (the next barrier),
+    each at its speed; ``inf`` if one with work above it stands still. O(processes)."""
+    t = 0.0
+    for left, v in zip(rem, speeds):
+        gap = left - level
+        if gap > _EPS:
+            if v <= 0.0:
+                return math.inf
+            d = gap / v
+            if d > t:
+                t = d
+    return t
+
+
+def advance_steps(rem: list[float], speeds: list[float], level: float, step: float, dt: float) -> float:
+    """``job_progress: barriers``: advance each process's remaining work ``rem`` (in place) by
+    ``dt`` seconds at its constant speed, none below the barrier ``level`` until every one has
+    reached it; at a barrier the next is one ``step`` of work further (never below 0). Returns
+    the barrier in force after ``dt``.
+
+    After a barrier all processes stand at one level, so each whole step takes ``step / v``
+    for the slowest speed ``v``: the steps that fit in what is left of ``dt`` are passed in one
+    count instead of one by one. O(processes) per barrier reached within ``dt`` (at most two
+    plus rounding)."""
+    n = len(rem)
+    while True:
+        t = _to_barrier(rem, speeds, level)
+        if t > dt:
+            for i, v in enumerate(speeds):
+                if v:
+                    left = rem[i] - v * dt
+                    rem[i] = left if left > level else (level if rem[i] > level else rem[i])
+            return level
+        dt -= t
+        rem[:] = [level] * n
+        if level <= 0.0:
+            return 0.0
+        slowest = min(speeds)
+        if slowest <= 0.0:
+            return max(0.0, level - step)
+        if dt * slowest >= level:   # the job's work ends within dt
+            rem[:] = [0.0] * n
+            return 0.0
+        k = math.floor(dt * slowest / step)
+        if k:
+            level -= k * step
+            dt -= k * step / slowest
+            rem[:] = [level] * n
+        level = max(0.0, level - step)
+
+
+def steps_end(rem: list[float], speeds: list[float], level: float) -> float:
+    """``job_progress: barriers``: how long, at constant speeds, until every process's work is
+    done: to the barrier ``level`` at each one's speed, then every step at the slowest speed
+    (after a barrier the processes start together and wait for the slowest at each next one),
+    i.e. ``level / min(speeds)`` more. ``inf`` while a process with work left stands still.
+    O(processes)."""
+    t = _to_barrier(rem, speeds, level)
+    if level <= _EPS or t == math.inf:
+        return t
+    slowest = min(speeds)
+    return t + level / slowest if slowest > 0.0 else math.inf
 
 
 class OneTierProgress(ProgressModel):
@@ -311,9 +392,9 @@ class TwoTierProgress(ProgressModel):
     __slots__ = ("keeps_slowest", "all_idle")
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
-                 per_process: bool = False, all_idle: bool = False) -> None:
-        super().__init__(sim, finish, phase, idle_floor, per_process)
-        self.keeps_slowest = not per_process
+                 per_process: bool = False, all_idle: bool = False, barrier: float = 0.0) -> None:
+        super().__init__(sim, finish, phase, idle_floor, per_process, barrier)
+        self.keeps_slowest = not self.per_process
         #: ``job_progress: per_process_all_idle``: the full-speed cases of Liu 2015 eqs. 1-2
         #: ("its fg VMs are all idle", "its bg VMs are all idle") read over the whole job
         self.all_idle = all_idle
@@ -411,16 +492,18 @@ class KTierProgress(ProgressModel):
 
 
 def progress_model(tiers: int, uniform: bool, sim: Any, finish: Callable[[Any], None], phase: int,
-                   idle_floor: float, per_process: bool = False, all_idle: bool = False) -> ProgressModel:
+                   idle_floor: float, per_process: bool = False, all_idle: bool = False,
+                   barrier: float = 0.0) -> ProgressModel:
     """The strategy for ``tiers`` tiers (``uniform``: every host has speed 1; ``per_process``:
     ``job_progress: per_process`` or ``per_process_all_idle``, ``all_idle`` the latter, two
-    tiers only: Liu 2015's equations). On one tier a process's speed is its host's for the
-    whole run, so a job ends at its slowest host's pace under any reading: one tier ignores it."""
+    tiers only: Liu 2015's equations; ``barrier``: ``job_progress: barriers``, its step's
+    work). On one tier a process's speed is its host's for the whole run, so a job ends at its
+    slowest host's pace under any reading: one tier ignores it."""
     if tiers == 1:
         return OneTierProgress(sim, finish, phase, idle_floor, uniform)
     if tiers == 2:
-        return TwoTierProgress(sim, finish, phase, idle_floor, per_process, all_idle)
+        return TwoTierProgress(sim, finish, phase, idle_floor, per_process, all_idle, barrier)
     if all_idle:
         raise ValueError("job_progress per_process_all_idle reads Liu 2015's two-tier equations: "
                          f"it needs 2 tiers, not {tiers}")
-    return KTierProgress(sim, finish, phase, idle_floor, per_process)
+    return KTierProgress(sim, finish, phase, idle_floor, per_process, barrier)

@@ -128,7 +128,8 @@ class Datacenter:
         self._done = self._job_done
         self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
                                        model.job_progress != "lockstep",
-                                       all_idle=model.job_progress == "per_process_all_idle")
+                                       all_idle=model.job_progress == "per_process_all_idle",
+                                       barrier=model.barrier_work)
         self._push = sim.events.push
         self.placement: Placement = JobDispatch()
         #: k = 1, identical hosts, the default placement: start takes the first idle hosts inline

@@ -10,7 +10,14 @@ under an idle one at 1.
 
 - lockstep: B advances at 0.5 all the time (one of its foregrounds is always busy): done at 20;
 - per process: B's process on host 1 does its 10 s by 10 (idle foreground), the one on host 0
-  has 5 s at 0.5 by 10 and the other 5 s alone: done at 15."""
+  has 5 s at 0.5 by 10 and the other 5 s alone: done at 15;
+- barriers every 4 s of work: host 1's process reaches 4 done at 4 and waits, host 0's at 8
+  (0.5 a second): first barrier at 8. Both at 0.5 / 1 until 10 (host 0: 5 done, host 1: 6,
+  waiting at the second barrier, 8 done); from 10 host 0 runs at 1 (8 done at 13) and host 1
+  at 0.5 (8 done at 14): second barrier at 14; then 2 s of work at 1 and at 0.5: done at 18;
+- barriers every 6 s: host 1 waits at 6 done from 6, host 0 has 5 done at 10 and 6 at 11
+  (speed 1 from 10): barrier at 11; then 4 s at 1 (host 0) and at 0.5 (host 1): done at 19;
+- barriers every 10 s or more: no barrier before the end, as per process: 15."""
 
 from __future__ import annotations
 
@@ -53,6 +60,23 @@ def test_lockstep_holds_the_job_to_its_slowest_process_at_every_moment():
 
 def test_per_process_ends_the_job_when_its_last_process_has_done_its_work():
     assert run("per_process") == {1: 10.0, 2: 15.0, 3: 20.0}
+
+
+def run_barriers(step: float) -> dict[int, float]:
+    jobs = [Job(1, 0.0, 1, runtime=10.0, cpu_usage=(0.5,)), Job(2, 0.0, 2, runtime=10.0, cpu_usage=(0.5, 0.5)),
+            Job(3, 10.0, 1, runtime=10.0, cpu_usage=(0.5,))]
+    model = InterferenceModel("case", job_progress="barriers", barrier_work=step)
+    r = simulate(jobs, hosts=2, tiers=2, policy=Scripted(), interference=model, factors=NO_LOSS, check=True)
+    return {i: row["finish"] for i, row in r.records.by_id().items()}
+
+
+def test_barriers_make_the_processes_wait_for_each_other_at_every_step():
+    assert run_barriers(4.0) == {1: 10.0, 2: 18.0, 3: 20.0}
+    assert run_barriers(6.0) == {1: 10.0, 2: 19.0, 3: 20.0}
+
+
+def test_barriers_further_apart_than_the_work_are_per_process():
+    assert run_barriers(10.0) == run_barriers(1e6) == run("per_process")
 
 
 # ------------------------------------------------------------------ the job-wide idle condition
@@ -106,8 +130,18 @@ def test_lockstep_is_the_default():
 
 
 def test_an_unknown_reading_is_refused_naming_the_key():
-    with pytest.raises(SpecError, match=r"interference\.job_progress.*lockstep, per_process, per_process_all_idle"):
+    with pytest.raises(SpecError, match=r"interference\.job_progress.*lockstep, per_process, per_process_all_idle, barriers"):
         DatacenterSpec(hosts=2, tiers=2, interference={"job_progress": "fastest"})
+
+
+def test_barriers_without_their_step_are_refused_naming_the_key():
+    with pytest.raises(SpecError, match=r"interference\.barrier_work: .*needs the work of one step"):
+        DatacenterSpec(hosts=2, tiers=2, interference={"barrier_work": 0, "job_progress": "barriers"})
+
+
+def test_a_barrier_step_under_another_reading_is_refused_naming_the_key():
+    with pytest.raises(SpecError, match=r"interference\.barrier_work: .*only read under job_progress barriers"):
+        DatacenterSpec(hosts=2, tiers=2, interference={"barrier_work": 60})
 
 
 # ------------------------------------------------------------------ random workloads, per process
@@ -162,6 +196,15 @@ def test_all_idle_finishes_every_job_never_faster_than_a_dedicated_machine(case)
     """The same under ``per_process_all_idle`` (two tiers: Liu 2015's equations)."""
     policy, _, hosts, jobs = case
     check_finishes_never_faster(policy, 2, hosts, jobs, {"preset": "liu2015", "job_progress": "per_process_all_idle"})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(workloads(), st.sampled_from([1.0, 60.0, 600.0]))
+def test_barriers_finish_every_job_never_faster_than_a_dedicated_machine(case, step):
+    """The same under ``barriers`` (2-4 tiers), steps short and long against the runtimes."""
+    policy, tiers, hosts, jobs = case
+    check_finishes_never_faster(policy, tiers, hosts, jobs,
+                                {"preset": "liu2013", "job_progress": "barriers", "barrier_work": step})
 
 
 def test_all_idle_on_more_than_two_tiers_is_refused_naming_the_key():
