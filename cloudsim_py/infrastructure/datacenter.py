@@ -358,14 +358,16 @@ class Datacenter:
         return r.hosts
 
     def host_load(self, host: Host | int) -> float:
-        """Estimated CPU load of the host's busy slots (unknown usage counts 0); O(1)."""
-        h = self.hosts[host] if isinstance(host, int) else host
-        return h.load
+        """Estimated CPU load of the host's busy slots (unknown usage counts 0), as the capacity
+        index keeps it; O(1)."""
+        return self._index.load_buf[host if isinstance(host, int) else host.id]
 
     def hosts_loaded(self, hosts: Iterable[Host], level: float) -> list[Host]:
         """The hosts among ``hosts`` whose estimated CPU load is at least ``level`` (one call
-        for a whole placement, where :meth:`host_load` per host would cost a call each)."""
-        return [h for h in hosts if h.load >= level]
+        for a whole placement, where :meth:`host_load` per host would cost a call each);
+        O(hosts)."""
+        load = self._index.load_buf
+        return [h for h in hosts if load[h.id] >= level]
 
     def load_above(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host`` (what the threshold rule

@@ -36,13 +36,14 @@ class TierSlot:
 @attrs.define(slots=True, eq=False, repr=False)
 class Host:
     """A processor with ``len(slots)`` tier slots, a ``speed`` (work seconds per second; 1 is
-    the reference processor of the traces) and a ``type`` (for heterogeneous VMs). ``load``:
-    the estimated CPU load of its busy slots (what a broker can know; unknown usage counts 0),
-    kept by the datacenter's capacity index."""
+    the reference processor of the traces) and a ``type`` (for heterogeneous VMs). Its
+    estimated CPU load (what a broker can know of its busy slots) is kept by the datacenter's
+    capacity index alone, in one buffer for all hosts (``CapacityIndex.load_buf``, read through
+    ``Datacenter.host_load``): a placement or release of n processes writes n floats there, not
+    n attributes besides."""
 
     id: int
     slots: list[TierSlot] = attrs.field(factory=list)
-    load: float = 0.0
     speed: float = 1.0
     type: str = "default"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.engine import Simulation
-from cloudsim_py.execution.progress import WIDE_SPEEDS, SlowestSpeed, TwoTierProgress
+from cloudsim_py.execution.progress import WIDE_SPEEDS, SlowestSpeed, TwoTierProgress, slowest
 from cloudsim_py.infrastructure.host import Host
 from cloudsim_py.infrastructure.runstate import RunState
 from cloudsim_py.workload.job import JobState
@@ -92,3 +92,13 @@ def test_two_tier_model_keeps_each_wide_jobs_slowest_speed(data):
             kept = job.run.speeds
             if kept is not None and kept.of is job.run.slots:
                 assert kept.min() == job.run.speed
+
+
+@given(st.lists(st.one_of(speed, st.just(-0.0)), min_size=1, max_size=40))
+@settings(max_examples=300, deadline=None)
+def test_the_slowest_slot_read_in_a_loop_is_min(speeds):
+    # the same float, and the same one of equal values (-0.0 and 0.0: the first, as min keeps)
+    slots = [Slot(v) for v in speeds]
+    got = slowest(slots)
+    want = min(s.speed for s in slots)
+    assert got == want and str(got) == str(want)

@@ -1,7 +1,7 @@
 """CapacityIndex.tier_changed (a wide placement or release updated in numpy over its host ids)
 and tier_changed_by_host (a narrow one, host by host from the mirrors of the tier that did not
 change) against the plain model they replace, hosts_changed (host by host, reading the slots): the same
-open sets in the same order, open masks (read from the ranked loads), ranked loads, loads, host loads and mirrors, over random
+open sets in the same order, open masks (read from the ranked loads), ranked loads, loads and mirrors, over random
 sequences of placements and releases on two tiers."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ N = 12
 def state(index: CapacityIndex, hosts: list[Host]) -> tuple:
     return (list(index.open[0]), list(index.open[1]), index.open_mask(0).tolist(), index.open_mask(1).tolist(),
             list(index.ranked_buf[0]), list(index.ranked_buf[1]), list(index.load_buf),
-            [h.load for h in hosts], bytes(index.busy_buf[0]), bytes(index.busy_buf[1]),
+            bytes(index.busy_buf[0]), bytes(index.busy_buf[1]),
             list(index.est_buf[0]), list(index.est_buf[1]))
 
 
@@ -52,7 +52,7 @@ def test_tier_changed_equals_hosts_changed(data, threshold):
             if k == 0:
                 index.hosts_changed(placed)
             elif k == 1:
-                index.tier_changed(placed, list(ids), tier, take, ests)
+                index.tier_changed(list(ids), tier, take, ests)
             else:
                 index.tier_changed_by_host(placed, tier, take, ests)
         assert state(both[0][1], both[0][0]) == state(both[1][1], both[1][0])

@@ -10,7 +10,7 @@ import numpy as np
 from hypothesis import given, settings, strategies as st
 
 from cloudsim_py.infrastructure import placement
-from cloudsim_py.infrastructure.placement import lightest, ranked_lightest
+from cloudsim_py.infrastructure.placement import by_process, lightest, ranked_lightest
 
 
 @settings(max_examples=300, deadline=None)
@@ -37,3 +37,44 @@ def test_the_python_ranking_equals_the_numpy_ranking(data):
         assert ranked_lightest(ranked, need) == expected
     finally:
         placement.SORT_RANKING = saved
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_partition_of_the_open_slots_equals_the_definition(data):
+    # the many-hosts path on its own: loads with runs of ties (0.0 above all), closed slots
+    # anywhere, and more slots asked for than are open (the closed ones then follow, by id)
+    hosts = data.draw(st.integers(2, 120))
+    values = data.draw(st.lists(st.sampled_from([0.0, 0.0, 0.0, 0.25, 0.4, 0.9, 1.0, -0.0, np.inf, np.inf]),
+                                min_size=hosts, max_size=hosts))
+    ranked = np.asarray(values, dtype=np.float64)
+    need = data.draw(st.integers(2, hosts))
+    expected = sorted(range(hosts), key=lambda i: (values[i], i))[:need]
+    saved = placement.SORT_RANKING
+    placement.SORT_RANKING = 0
+    try:
+        assert ranked_lightest(ranked, need) == expected
+    finally:
+        placement.SORT_RANKING = saved
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_process_order_in_numpy_equals_the_sort_in_python(data):
+    # estimates with many ties (a stable order: ties in process order), ids in any order
+    n = data.draw(st.integers(1, 90))
+    est = tuple(data.draw(st.lists(st.sampled_from([0.0, -0.0, 0.2, 0.4, 0.4, 0.7, 1.0]),
+                                   min_size=n, max_size=n)))
+    ids = data.draw(st.permutations(range(n)))
+    hosts = [object() for _ in range(n)]
+    by_rank = sorted(range(n), key=lambda p: -est[p])      # the definition, stable
+    expected = [None] * n
+    for rank, proc in enumerate(by_rank):
+        expected[proc] = hosts[ids[rank]]
+    saved = placement.WIDE_ORDER
+    try:
+        for wide in (10 ** 9, 0):          # the Python branch, then numpy's
+            placement.WIDE_ORDER = wide
+            assert by_process(hosts, list(ids), est) == expected
+    finally:
+        placement.WIDE_ORDER = saved
