@@ -197,7 +197,8 @@ class AvailabilityProfile:
 
     def _add(self, start: float, end: float, delta: int) -> None:
         """Change the steps of ``[start, end)`` by ``delta``: split at the two ends (if no step
-        starts there), add by one C ``map`` over the slice, merge equal neighbours at the ends.
+        starts there), add (in place for a span of one step, most of a compression's edits;
+        otherwise by one C ``map`` over the slice), merge equal neighbours at the ends.
         O(log steps) bisects plus C loops over the steps of the span; the splits and merges
         are written out here (this runs twice for every move of a compression)."""
         time, free = self.time, self.free
