@@ -278,7 +278,8 @@ class ConservativeBroker(Broker):
                 if reaches:
                     limit = start
                 est = job.runtime_estimate
-                lo -= est + (abs(lo) + est) * 1e-12    # a few ulps lower: rounding of gs - est
+                # a few ulps lower: the rounding of gs - est (abs written out: no call)
+                lo -= est + ((lo if lo >= 0.0 else -lo) + est) * 1e-12
                 if lo < now:
                     lo = now
                 if limit <= lo:
@@ -295,7 +296,8 @@ class ConservativeBroker(Broker):
                 # windows ending by its start: the profile alone decides (its own booking plays
                 # no part); not asked again over a range already found empty
                 if start < INF:
-                    end = start - est + (abs(start) + est) * 1e-12   # a few ulps higher
+                    # a few ulps higher
+                    end = start - est + ((start if start >= 0.0 else -start) + est) * 1e-12
                     if end < limit:
                         limit = end
                 new = run

@@ -74,15 +74,17 @@ class AvailabilityProfile:
             else:
                 a = bisect_left(time, o0)
                 b = bisect_left(time, o1) if o1 < INF else len(time)
-        else:
-            a = b = -1
+            # a copy with the own steps given room: the profile itself is left as it is
+            free = free[:]
+            if b > a:
+                free[a:b] = [procs] * (b - a)
         n = len(time)
         k = bisect_right(time, now) - 1
         if k < 0:
             k = 0
         start = -1.0
         for k in range(k, n):
-            if free[k] >= procs or a <= k < b:
+            if free[k] >= procs:
                 if start < 0.0:
                     start = time[k]
                     if start < now:
@@ -195,7 +197,8 @@ class AvailabilityProfile:
 
     def _add(self, start: float, end: float, delta: int) -> None:
         """Change the steps of ``[start, end)`` by ``delta``: split at the two ends (if no step
-        starts there), add by one C ``map`` over the slice, merge equal neighbours at the ends.
+        starts there), add (in place for a span of one step, most of a compression's edits;
+        otherwise by one C ``map`` over the slice), merge equal neighbours at the ends.
         O(log steps) bisects plus C loops over the steps of the span; the splits and merges
         are written out here (this runs twice for every move of a compression)."""
         time, free = self.time, self.free
@@ -214,12 +217,19 @@ class AvailabilityProfile:
                 free.insert(j, free[j - 1])
         else:
             j = len(time)
-        new = list(map(delta.__add__, free[i:j]))       # the steps' new values, by C loops
-        if min(new) < 0 if delta < 0 else max(new) > self.capacity:
-            k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
-            raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                             f"leaves {v} free at t={time[k]}")
-        free[i:j] = new
+        if j == i + 1:                                  # one step (most bookings' edits)
+            v = free[i] + delta
+            if v < 0 or v > self.capacity:
+                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
+                                 f"leaves {v} free at t={time[i]}")
+            free[i] = v
+        else:
+            new = list(map(delta.__add__, free[i:j]))   # the steps' new values, by C loops
+            if min(new) < 0 if delta < 0 else max(new) > self.capacity:
+                k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
+                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
+                                 f"leaves {v} free at t={time[k]}")
+            free[i:j] = new
         # merge equal neighbours at the two edges we may have created
         if j < len(time) and free[j] == free[j - 1]:
             del time[j]
