@@ -21,6 +21,12 @@ def held_end(start: float, end: float) -> float:
     return end if end > start else math.nextafter(start, INF)
 
 
+def _overdrawn(start: float, end: float, delta: int, left: int, at: float) -> ValueError:
+    """The error of an edit that would leave ``left`` processors free at ``at`` (below 0 or
+    above the capacity)."""
+    return ValueError(f"profile: changing [{start}, {end}) by {delta} processors leaves {left} free at t={at}")
+
+
 class AvailabilityProfile:
     """``free[i]`` processors are free during ``[time[i], time[i+1])``; the last step lasts
     forever. Running jobs and reservations are booked against the capacity.
@@ -220,15 +226,13 @@ class AvailabilityProfile:
         if j == i + 1:                                  # one step (most bookings' edits)
             v = free[i] + delta
             if v < 0 or v > self.capacity:
-                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                                 f"leaves {v} free at t={time[i]}")
+                raise _overdrawn(start, end, delta, v, time[i])
             free[i] = v
         else:
             new = list(map(delta.__add__, free[i:j]))   # the steps' new values, by C loops
             if min(new) < 0 if delta < 0 else max(new) > self.capacity:
                 k, v = next((k, v) for k, v in enumerate(new, i) if v < 0 or v > self.capacity)
-                raise ValueError(f"profile: changing [{start}, {end}) by {delta} processors "
-                                 f"leaves {v} free at t={time[k]}")
+                raise _overdrawn(start, end, delta, v, time[k])
             free[i:j] = new
         # merge equal neighbours at the two edges we may have created
         if j < len(time) and free[j] == free[j - 1]:
