@@ -5,6 +5,8 @@ order (least estimated load first, ties to the lowest host id)."""
 from __future__ import annotations
 
 from array import array
+from contextlib import contextmanager
+from typing import Iterator
 
 import numpy as np
 from hypothesis import given, settings, strategies as st
@@ -12,6 +14,16 @@ from hypothesis import given, settings, strategies as st
 from cloudsim_py.infrastructure import placement
 from cloudsim_py.infrastructure.placement import by_process, lightest, ranked_lightest
 
+
+@contextmanager
+def partition_only() -> Iterator[None]:
+    """ranked_lightest's many-hosts path (the partition) whatever the number of hosts."""
+    saved = placement.SORT_RANKING
+    placement.SORT_RANKING = 0
+    try:
+        yield
+    finally:
+        placement.SORT_RANKING = saved
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
@@ -31,12 +43,8 @@ def test_the_python_ranking_equals_the_numpy_ranking(data):
     expected = sorted((i for i in open_ids if i not in taken), key=lambda i: (loads[i], i))[:need]
     assert lightest(buf, avail, list(taken), need) == expected
     assert ranked_lightest(ranked, need) == expected
-    saved = placement.SORT_RANKING
-    placement.SORT_RANKING = 0            # the partition, as on machines of many hosts
-    try:
+    with partition_only():               # the partition, as on machines of many hosts
         assert ranked_lightest(ranked, need) == expected
-    finally:
-        placement.SORT_RANKING = saved
 
 
 @settings(max_examples=300, deadline=None)
@@ -50,12 +58,8 @@ def test_the_partition_of_the_open_slots_equals_the_definition(data):
     ranked = np.asarray(values, dtype=np.float64)
     need = data.draw(st.integers(2, hosts))
     expected = sorted(range(hosts), key=lambda i: (values[i], i))[:need]
-    saved = placement.SORT_RANKING
-    placement.SORT_RANKING = 0
-    try:
+    with partition_only():
         assert ranked_lightest(ranked, need) == expected
-    finally:
-        placement.SORT_RANKING = saved
 
 
 @settings(max_examples=300, deadline=None)
