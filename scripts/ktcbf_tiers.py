@@ -28,9 +28,11 @@ from pathlib import Path
 import attrs
 
 from cloudsim_py import prepare, read_table, simulate
+from cloudsim_py.experiments.liu2015 import traces_dir
 from cloudsim_py.workload.cpu import CpuEstimateModel
 
-TRACE = Path("/work/shared/traces/KTH-SP2-1996-2.1-cln.swf.gz")
+#: from $CLOUDSIM_PY_TRACES, else ../shared/traces beside the repository
+TRACE = Path(traces_dir()) / "KTH-SP2-1996-2.1-cln.swf.gz"
 FIELDS = ("jobs_finished", "avg_wait", "avg_response", "avg_bsld", "migrations", "preemptions", "swaps",
           "utilization", "cpu_utilization")
 
