@@ -279,8 +279,7 @@ class ProgressModel(ABC):
                     speeds[i] = 0.0
                 end = math.inf
             elif self.barrier:
-                for i, slot in enumerate(r.slots):
-                    speeds[i] = slot.speed
+                speeds[:] = map(_speed_of, r.slots)
                 end = now + steps_end(rem, speeds, r.proc_barrier)
             else:
                 for i, slot in enumerate(r.slots):
@@ -339,16 +338,16 @@ def advance_steps(rem: list[float], speeds: list[float], level: float, step: flo
         rem[:] = [level] * n
         if level <= 0.0:
             return 0.0
-        slowest = min(speeds)
-        if slowest <= 0.0:
+        least = min(speeds)
+        if least <= 0.0:
             return max(0.0, level - step)
-        if dt * slowest >= level:   # the job's work ends within dt
+        if dt * least >= level:     # the job's work ends within dt
             rem[:] = [0.0] * n
             return 0.0
-        k = math.floor(dt * slowest / step)
+        k = math.floor(dt * least / step)
         if k:
             level -= k * step
-            dt -= k * step / slowest
+            dt -= k * step / least
             rem[:] = [level] * n
         level = max(0.0, level - step)
 
@@ -362,8 +361,8 @@ def steps_end(rem: list[float], speeds: list[float], level: float) -> float:
     t = _to_barrier(rem, speeds, level)
     if level <= _EPS or t == math.inf:
         return t
-    slowest = min(speeds)
-    return t + level / slowest if slowest > 0.0 else math.inf
+    least = min(speeds)
+    return t + level / least if least > 0.0 else math.inf
 
 
 class OneTierProgress(ProgressModel):
