@@ -8,7 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import deque
 from operator import attrgetter
-from typing import Callable, Iterable, Iterator, Protocol
+from typing import Callable, Generic, Iterable, Iterator, Protocol, TypeVar
 
 from ..workload.job import Job, JobState
 
@@ -29,19 +29,20 @@ class JobQueue(Protocol):
     def __iter__(self) -> Iterator["Job"]: ...
 
 
-class FifoQueue:
-    """Jobs in the order they were added (submission order), in a plain list: appending and
-    dropping from the front are what FCFS and EASY do, and both are cheap.
+_Jobs = TypeVar("_Jobs", list, deque)
 
-    ``jobs`` is the list itself, for the broker that owns the queue to scan without a copy;
-    ``add`` is the list's own ``append`` (no Python call per arrival)."""
+
+class _InArrivalOrder(Generic[_Jobs]):
+    """What the two FIFO queues share: jobs in the order they were added, in ``jobs`` (a list
+    or a deque, the owning broker's to scan without a copy); ``add`` is the container's own
+    ``append`` (no Python call per arrival)."""
 
     __slots__ = ("jobs", "add")
 
-    def __init__(self) -> None:
-        self.jobs: list[Job] = []
+    def __init__(self, jobs: _Jobs) -> None:
+        self.jobs: _Jobs = jobs
         #: add a job at the back
-        self.add: Callable[[Job], None] = self.jobs.append
+        self.add: Callable[[Job], None] = jobs.append
 
     def remove(self, job: "Job") -> None:
         """O(n)."""
@@ -50,6 +51,32 @@ class FifoQueue:
     def head(self) -> "Job | None":
         """The oldest waiting job, ``None`` when the queue is empty."""
         return self.jobs[0] if self.jobs else None
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __bool__(self) -> bool:
+        return bool(self.jobs)
+
+    def __contains__(self, job: object) -> bool:
+        return job in self.jobs
+
+    def __iter__(self) -> Iterator["Job"]:
+        return iter(self.jobs)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({[j.id for j in self.jobs]})"
+
+
+class FifoQueue(_InArrivalOrder[list]):
+    """Jobs in the order they were added (submission order), in a plain list: appending and
+    dropping from the front are what FCFS and EASY do, and both are cheap; a broker that
+    starts jobs from the middle (backfilling) drops them after its scan."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        super().__init__([])
 
     def pop(self, index: int) -> "Job":
         """Remove and return the job at ``index`` (0: the head)."""
@@ -65,62 +92,19 @@ class FifoQueue:
         rather than ``remove`` per job, which would shift the list under the scan."""
         self.jobs[:] = [j for j in self.jobs if j.state is QUEUED]
 
-    def __len__(self) -> int:
-        return len(self.jobs)
-
-    def __bool__(self) -> bool:
-        return bool(self.jobs)
-
-    def __contains__(self, job: object) -> bool:
-        return job in self.jobs
-
-    def __iter__(self) -> Iterator["Job"]:
-        return iter(self.jobs)
-
     def __getitem__(self, i: int) -> "Job":
         return self.jobs[i]
 
-    def __repr__(self) -> str:
-        return f"FifoQueue({[j.id for j in self.jobs]})"
 
-
-class FrontQueue:
+class FrontQueue(_InArrivalOrder[deque]):
     """Jobs in the order they were added, in a deque, for a broker that starts them only from
     the front (FCFS): taking the head is O(1), where a list's ``del jobs[:k]`` moves every job
-    behind it (O(queue) per pass: thousands of jobs per start on an overloaded trace).
+    behind it (O(queue) per pass: thousands of jobs per start on an overloaded trace)."""
 
-    ``jobs`` is the deque itself, for the broker that owns the queue; ``add`` is its own
-    ``append`` (no Python call per arrival)."""
-
-    __slots__ = ("jobs", "add")
+    __slots__ = ()
 
     def __init__(self) -> None:
-        self.jobs: deque[Job] = deque()
-        #: add a job at the back
-        self.add: Callable[[Job], None] = self.jobs.append
-
-    def remove(self, job: "Job") -> None:
-        """O(n)."""
-        self.jobs.remove(job)
-
-    def head(self) -> "Job | None":
-        """The oldest waiting job, ``None`` when the queue is empty."""
-        return self.jobs[0] if self.jobs else None
-
-    def __len__(self) -> int:
-        return len(self.jobs)
-
-    def __bool__(self) -> bool:
-        return bool(self.jobs)
-
-    def __contains__(self, job: object) -> bool:
-        return job in self.jobs
-
-    def __iter__(self) -> Iterator["Job"]:
-        return iter(self.jobs)
-
-    def __repr__(self) -> str:
-        return f"FrontQueue({[j.id for j in self.jobs]})"
+        super().__init__(deque())
 
 
 def merged_by_arrival(first: Iterable["Job"], second: list["Job"]) -> Iterator["Job"]:
