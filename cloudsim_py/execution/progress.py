@@ -330,9 +330,9 @@ def advance_steps(rem: list[float], speeds: list[float], level: float, step: flo
         t = _to_barrier(rem, speeds, level)
         if t > dt:
             for i, v in enumerate(speeds):
-                if v:
+                if v and rem[i] > level:      # (one waiting at the barrier stays there)
                     left = rem[i] - v * dt
-                    rem[i] = left if left > level else (level if rem[i] > level else rem[i])
+                    rem[i] = left if left > level else level
             return level
         dt -= t
         rem[:] = [level] * n

@@ -25,9 +25,10 @@ class RunState:
     ``proc_remaining``/``proc_speed``: each process's own work left at ``settled_at`` and its
     speed, kept only under ``interference.job_progress: per_process`` (None otherwise; reset at
     every start, kept across a suspension); ``proc_barrier`` the remaining work at which they
-    next wait for each other under ``job_progress: barriers``. ``speeds``: a wide job's slots' speeds kept by a
-    two-tier progress model (:class:`~cloudsim_py.execution.progress.SlowestSpeed`; current
-    while its ``of`` is ``slots``)."""
+    next wait for each other under ``job_progress: barriers``. ``speeds``: a wide job's slots'
+    speeds kept by a two-tier progress model
+    (:class:`~cloudsim_py.execution.progress.SlowestSpeed`; current while its ``of`` is
+    ``slots``)."""
 
     size: int = 0
     work: float = 0.0

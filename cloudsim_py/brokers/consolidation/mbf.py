@@ -222,17 +222,15 @@ class MigrationBackfillBroker(Broker):
             if head is None or head.order >= latest:
                 return True
             return sum(map(_procs, top[dc.arrived_after(0, head):])) < head.procs
+        lowers = [dc.running_by_arrival(t) for t in range(1, self.k)]
         first = head.order if head is not None else None
-        for t in range(1, self.k):
-            lower = dc.running_by_arrival(t)
+        for lower in lowers:
             if lower and (first is None or lower[0].order < first):
                 first = lower[0].order
         if first is None or first >= latest:
             return True                        # none arrived before the latest top-tier job
         early = [self.queue.arrived_before(latest)]
-        for t in range(1, self.k):
-            lower = dc.running_by_arrival(t)
-            early.append(lower[:bisect_left(lower, latest, key=arrival)])
+        early += [lower[:bisect_left(lower, latest, key=arrival)] for lower in lowers]
         # covered[p]: the processes of top[p:], the later arrivals than a candidate that
         # arrived after p top-tier jobs
         covered = list(accumulate(map(_procs, reversed(top)), initial=0))
