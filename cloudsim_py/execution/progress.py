@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import math
 from abc import ABC, abstractmethod
-from collections import Counter
-from heapq import heapify, heappop, heappush
 from operator import attrgetter
 from typing import Any, Callable, Iterable
 
 from ..workload.job import JobState
+from .barriers import barrier_clock, current_clock
+from .slowest import SlowestSpeed, slowest
+
+__all__ = ["ProgressModel", "OneTierProgress", "TwoTierProgress", "KTierProgress", "SlowestSpeed",
+           "slowest", "process_speed", "progress_model", "WIDE_SPEEDS"]
 
 _EPS = 1e-9
 _speed_of = attrgetter("speed")
@@ -39,66 +42,6 @@ RUNNING = JobState.RUNNING
 #: a job of more than this many processes keeps its slots' speeds in a :class:`SlowestSpeed`
 #: (two tiers, ``lockstep``): narrower ones take the ``min`` of their slots, cheaper there
 WIDE_SPEEDS = 32
-
-
-class SlowestSpeed:
-    """The speeds of one run's slots as a multiset (each distinct speed and how many slots run
-    at it) with a lazy min-heap of the distinct speeds, so that a wide job's slowest process is
-    kept as the slots around it change instead of found again over its whole width.
-
-    ``of``: the run's list of slots it was built from (the run's ``slots`` being another list,
-    after a placement, a resume or a swap, means it is out of date: rebuild it). Equal to
-    ``min`` over the slots' speeds (tests/execution/test_slowest_speed.py)."""
-
-    __slots__ = ("of", "counts", "heap")
-
-    def __init__(self, slots: list) -> None:
-        """Built from the slots' current speeds; O(n) for n slots (the counting in C)."""
-        self.of = slots
-        self.counts: dict[float, int] = dict(Counter(map(_speed_of, slots)))
-        self.heap = list(self.counts)
-        heapify(self.heap)
-
-    def replace(self, old: float, new: float) -> None:
-        """One slot's speed went from ``old`` (which must be held) to ``new``; O(log d) for d
-        distinct speeds, amortized (a heap grown to more than twice the distinct speeds is
-        rebuilt)."""
-        counts = self.counts
-        n = counts[old] - 1
-        if n:
-            counts[old] = n
-        else:
-            del counts[old]
-        if new in counts:
-            counts[new] += 1
-        else:
-            counts[new] = 1
-            heap = self.heap
-            heappush(heap, new)
-            if len(heap) > 2 * len(counts) + 16:
-                self.heap = heap = list(counts)
-                heapify(heap)
-
-    def min(self) -> float:
-        """The slowest speed held; O(1), plus the lazy removal of speeds no slot runs at
-        (amortized O(log d) per :meth:`replace`)."""
-        heap = self.heap
-        counts = self.counts
-        while heap[0] not in counts:
-            heappop(heap)
-        return heap[0]
-
-
-def slowest(slots: list) -> float:
-    """The least ``speed`` among ``slots`` (not empty): ``min`` over their speeds, the same rule
-    (the first least, compared by ``<``), in a loop. O(n) for n slots, about twice as fast as
-    ``min(map(attrgetter("speed"), slots))`` on 8-32 slots: the loop's attribute reads are the
-    interpreter's specialised reads of a slot, the getter's are not."""
-    least = slots[0].speed
-    for slot in slots:
-        if slot.speed < least:
-            least = slot.speed
-    return least
 
 
 def process_speed(slots: list, tier: int, idle_floor: float) -> float:
@@ -146,8 +89,10 @@ class ProgressModel(ABC):
     #: a job's speed is its slowest slot's (:meth:`job_speed` as defined here): :meth:`rerate`
     #: reads it inline instead of calling the method
     slowest_slot = True
-    #: :meth:`refresh` keeps each wide run's :class:`SlowestSpeed` (``run.speeds``) as it
-    #: writes the slots' speeds, and :meth:`rerate` reads a wide job's slowest speed there
+    #: :meth:`refresh` keeps each run's aggregate of its slots' speeds (``run.speeds``) as it
+    #: writes them: under ``lockstep`` a wide run's :class:`SlowestSpeed`, where :meth:`rerate`
+    #: reads a wide job's slowest speed; under ``barriers`` every run's
+    #: :class:`~.barriers.BarrierClock`
     keeps_slowest = False
 
     def __init__(self, sim: Any, finish: Callable[[Any], None], phase: int, idle_floor: float,
@@ -156,11 +101,12 @@ class ProgressModel(ABC):
         self.finish = finish
         self.phase = phase
         self.floor = idle_floor
-        #: ``job_progress: per_process`` (and its variants): each process keeps its own
-        #: remaining work
-        self.per_process = per_process or barrier > 0.0
-        #: ``job_progress: barriers``: the work of one step between two barriers (0: none)
+        #: ``job_progress: barriers``: the work of one step between two barriers (0: none);
+        #: each run's processes are kept by a :class:`~.barriers.BarrierClock`
         self.barrier = barrier
+        #: ``job_progress: per_process`` (and its variants): each process keeps its own
+        #: remaining work (``run.proc_remaining``)
+        self.per_process = per_process and barrier <= 0.0
 
     def job_speed(self, run: Any) -> float:
         """A running job's speed from its processes' speeds (its slowest)."""
@@ -171,12 +117,20 @@ class ProgressModel(ABC):
         starts with the job's remaining work)."""
         r = job.run
         r.speed = 0.0
-        r.proc_remaining = r.proc_speed = None
+        r.proc_remaining = r.proc_speed = r.speeds = None
         self.refresh(r.hosts)
 
     def settle(self, run: Any) -> None:
-        """Bring ``run.remaining`` up to now at the current speed (each process's, per process)."""
+        """Bring ``run.remaining`` up to now at the current speed (each process's, per process
+        or under barriers: the least advanced one's; there the run's clock then stands still
+        until its next re-rate: a kill, a suspension or a swap follows)."""
         now = self.sim.now
+        if self.barrier:
+            c = run.speeds
+            if c is not None:
+                run.remaining = c.settle(now)
+            run.settled_at = now
+            return
         if self.per_process:
             self._settle_processes(run, now)
             return
@@ -190,17 +144,12 @@ class ProgressModel(ABC):
         if rem is None or len(rem) != r.size:
             rem = r.proc_remaining = [r.remaining] * r.size
             r.proc_speed = [0.0] * r.size
-            if self.barrier:
-                r.proc_barrier = max(0.0, r.remaining - self.barrier)
         else:
             dt = now - r.settled_at
             if dt != 0.0:
-                if self.barrier:
-                    r.proc_barrier = advance_steps(rem, r.proc_speed, r.proc_barrier, self.barrier, dt)
-                else:
-                    for i, v in enumerate(r.proc_speed):
-                        if v:
-                            rem[i] -= v * dt
+                for i, v in enumerate(r.proc_speed):
+                    if v:
+                        rem[i] -= v * dt
             r.remaining = max(rem)
         r.settled_at = now
         return rem
@@ -220,6 +169,9 @@ class ProgressModel(ABC):
         events = sim.events
         finish = self.finish
         phase = self.phase
+        if self.barrier:
+            self._rerate_barriers(jobs)
+            return
         if self.per_process:
             self._rerate_processes(jobs)
             return
@@ -278,9 +230,6 @@ class ProgressModel(ABC):
                 for i in range(len(speeds)):
                     speeds[i] = 0.0
                 end = math.inf
-            elif self.barrier:
-                speeds[:] = map(_speed_of, r.slots)
-                end = now + steps_end(rem, speeds, r.proc_barrier)
             else:
                 for i, slot in enumerate(r.slots):
                     v = speeds[i] = slot.speed
@@ -299,70 +248,52 @@ class ProgressModel(ABC):
             r.speed = r.remaining / (end - now) if end > now else 1.0
             r.finish_event = events.push(end, self.phase, self.finish, job)
 
-
-def _to_barrier(rem: list[float], speeds: list[float], level: float) -> float:
-    """The time until every process's remaining work is down to ``level`` (the next barrier),
-    each at its speed; ``inf`` if one with work above it stands still. O(processes)."""
-    t = 0.0
-    for left, v in zip(rem, speeds):
-        gap = left - level
-        if gap > _EPS:
-            if v <= 0.0:
-                return math.inf
-            d = gap / v
-            if d > t:
-                t = d
-    return t
-
-
-def advance_steps(rem: list[float], speeds: list[float], level: float, step: float, dt: float) -> float:
-    """``job_progress: barriers``: advance each process's remaining work ``rem`` (in place) by
-    ``dt`` seconds at its constant speed, none below the barrier ``level`` until every one has
-    reached it; at a barrier the next is one ``step`` of work further (never below 0). Returns
-    the barrier in force after ``dt``.
-
-    After a barrier all processes stand at one level, so each whole step takes ``step / v``
-    for the slowest speed ``v``: the steps that fit in what is left of ``dt`` are passed in one
-    count instead of one by one. O(processes) per barrier reached within ``dt`` (at most two
-    plus rounding)."""
-    n = len(rem)
-    while True:
-        t = _to_barrier(rem, speeds, level)
-        if t > dt:
-            for i, v in enumerate(speeds):
-                if v and rem[i] > level:      # (one waiting at the barrier stays there)
-                    left = rem[i] - v * dt
-                    rem[i] = left if left > level else level
-            return level
-        dt -= t
-        rem[:] = [level] * n
-        if level <= 0.0:
-            return 0.0
-        least = min(speeds)
-        if least <= 0.0:
-            return max(0.0, level - step)
-        if dt * least >= level:     # the job's work ends within dt
-            rem[:] = [0.0] * n
-            return 0.0
-        k = math.floor(dt * least / step)
-        if k:
-            level -= k * step
-            dt -= k * step / least
-            rem[:] = [level] * n
-        level = max(0.0, level - step)
-
-
-def steps_end(rem: list[float], speeds: list[float], level: float) -> float:
-    """``job_progress: barriers``: how long, at constant speeds, until every process's work is
-    done: to the barrier ``level`` at each one's speed, then every step at the slowest speed
-    (after a barrier the processes start together and wait for the slowest at each next one),
-    i.e. ``level / min(speeds)`` more. ``inf`` while a process with work left stands still.
-    O(processes)."""
-    t = _to_barrier(rem, speeds, level)
-    if level <= _EPS or t == math.inf:
-        return t
-    least = min(speeds)
-    return t + level / least if least > 0.0 else math.inf
+    def _rerate_barriers(self, jobs: Iterable[Any]) -> None:
+        """``rerate`` under barriers: each job's clock (made, rebuilt on new slots, or caught up
+        to now) gives its finish, and the finish event moves only when that time changed.
+        Between two settles ``r.remaining`` is the work the slowest process does by the finish
+        (``r.speed`` being that speed), so reads of ``remaining - speed * dt`` reach 0 there;
+        :meth:`settle` gives the least advanced process's true work. O(1) amortized per job
+        whose clock is current and passed no barrier, O(processes) otherwise (a barrier, a new
+        placement)."""
+        sim = self.sim
+        now = sim.now
+        events = sim.events
+        step = self.barrier
+        for job in jobs:
+            if job.state is not RUNNING:
+                continue
+            r = job.run
+            ev = r.finish_event
+            if r.restoring:       # no progress until it is restored: settle and stand still
+                c = r.speeds
+                if c is not None and not c.frozen:
+                    r.remaining = c.settle(now)
+                if ev is not None:
+                    events.cancel(ev)
+                    r.finish_event = None
+                r.settled_at = now
+                r.speed = 0.0
+                continue
+            c = barrier_clock(r, step, now)
+            end = c.end(now)
+            if ev is not None:
+                if end == c.due:
+                    continue
+                events.cancel(ev)
+                r.finish_event = None
+            c.due = end
+            r.settled_at = now
+            if end == math.inf:
+                r.speed = 0.0
+                continue
+            if end > now:
+                r.speed = least = c.least()
+                r.remaining = least * (end - now)
+            else:
+                r.speed = 1.0
+                r.remaining = 0.0
+            r.finish_event = events.push(end, self.phase, self.finish, job)
 
 
 class OneTierProgress(ProgressModel):
@@ -398,7 +329,8 @@ class TwoTierProgress(ProgressModel):
     """Two tiers: the two-tier papers' equations inlined (Liu 2015 eqs. 1-2). Fast path of
     every consolidation run; equal to :class:`KTierProgress` on two tiers
     (tests/execution/test_progress.py). Under ``lockstep`` it keeps each wide job's
-    :class:`SlowestSpeed` (``keeps_slowest``)."""
+    :class:`SlowestSpeed`, under ``barriers`` every job's :class:`~.barriers.BarrierClock`
+    (``keeps_slowest``)."""
 
     __slots__ = ("keeps_slowest", "all_idle")
 
@@ -412,13 +344,16 @@ class TwoTierProgress(ProgressModel):
 
     def refresh(self, hosts: Iterable[Any]) -> None:
         """Recompute the speed of every busy slot on ``hosts``, tell each wide job's
-        :class:`SlowestSpeed` of its slots whose speed changed (if it is current: built from
-        the run's present slots), then :meth:`rerate` the jobs there. O(hosts) plus
-        O(log d) per changed slot of a wide job, plus the re-rating."""
+        :class:`SlowestSpeed` (each job's clock under barriers) of its slots whose speed
+        changed (if it is current: built from the run's present slots), then :meth:`rerate`
+        the jobs there. O(hosts) plus O(log d) per changed slot of a wide job (O(1) under
+        barriers), plus the re-rating."""
         floor = self.floor
         keeps = self.keeps_slowest
-        # job -> its current SlowestSpeed, or None (narrow, not built yet, out of date, or
-        # not kept): looked up once per job and refresh
+        barrier = self.barrier
+        now = self.sim.now
+        # job -> its current SlowestSpeed or clock, or None (narrow, not built yet, out of
+        # date, or not kept): looked up once per job and refresh
         jobs: dict[Any, Any] = {}
         get = jobs.get
         for h in hosts:
@@ -430,9 +365,9 @@ class TwoTierProgress(ProgressModel):
                 fg.speed = new = (1.0 - fg.loss if b is not None else 1.0) * hs
                 ss = get(a, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = jobs[a] = _current(a.run) if keeps else None
+                    ss = jobs[a] = (current_clock(a.run, now) if barrier else _current(a.run)) if keeps else None
                 if ss is not None and new != old:
-                    ss.replace(old, new)
+                    ss.moved(fg, old, new)
             if b is not None:
                 old = bg.speed
                 if a is None:
@@ -445,9 +380,9 @@ class TwoTierProgress(ProgressModel):
                     bg.speed = new = bg.eff * (share if share < 1.0 else 1.0) * hs
                 ss = get(b, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = jobs[b] = _current(b.run) if keeps else None
+                    ss = jobs[b] = (current_clock(b.run, now) if barrier else _current(b.run)) if keeps else None
                 if ss is not None and new != old:
-                    ss.replace(old, new)
+                    ss.moved(bg, old, new)
         if self.all_idle:
             self._job_wide(jobs)
         self.rerate(jobs)
@@ -489,16 +424,31 @@ class KTierProgress(ProgressModel):
     __slots__ = ()
 
     def refresh(self, hosts: Iterable[Any]) -> None:
+        """Every busy slot's speed on ``hosts`` again (under barriers, each job's clock told of
+        its slots whose speed changed), then :meth:`rerate` the jobs there. O(hosts x k^2)
+        plus the re-rating."""
         floor = self.floor
-        jobs: dict[Any, None] = {}
+        barrier = self.barrier
+        now = self.sim.now
+        jobs: dict[Any, Any] = {}
         for h in hosts:
             slots = h.slots
             hs = h.speed
             for slot in slots:
                 job = slot.job
                 if job is not None:
-                    slot.speed = process_speed(slots, slot.tier, floor) * hs
-                    jobs[job] = None
+                    new = process_speed(slots, slot.tier, floor) * hs
+                    if not barrier:
+                        slot.speed = new
+                        jobs[job] = None
+                        continue
+                    old = slot.speed
+                    slot.speed = new
+                    c = jobs.get(job, _UNSEEN)
+                    if c is _UNSEEN:
+                        c = jobs[job] = current_clock(job.run, now)
+                    if c is not None and new != old:
+                        c.moved(slot, old, new)
         self.rerate(jobs)
 
 

@@ -24,11 +24,11 @@ class RunState:
     suspended job resumes there in place; recorders read it after a finish or kill).
     ``proc_remaining``/``proc_speed``: each process's own work left at ``settled_at`` and its
     speed, kept only under ``interference.job_progress: per_process`` (None otherwise; reset at
-    every start, kept across a suspension); ``proc_barrier`` the remaining work at which they
-    next wait for each other under ``job_progress: barriers``. ``speeds``: a wide job's slots'
-    speeds kept by a two-tier progress model
-    (:class:`~cloudsim_py.execution.progress.SlowestSpeed`; current while its ``of`` is
-    ``slots``)."""
+    every start, kept across a suspension). ``speeds``: the slots' speeds kept by a progress
+    model: a wide job's :class:`~cloudsim_py.execution.slowest.SlowestSpeed` under
+    ``lockstep`` on two tiers, every job's processes as a
+    :class:`~cloudsim_py.execution.barriers.BarrierClock` under ``barriers`` (current while
+    its ``of`` is ``slots``; reset at every start)."""
 
     size: int = 0
     work: float = 0.0
@@ -45,5 +45,4 @@ class RunState:
     last_tier: int = -1
     proc_remaining: "list[float] | None" = None
     proc_speed: "list[float] | None" = None
-    proc_barrier: float = 0.0
     speeds: Any = None

@@ -11,7 +11,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.execution.progress import _to_barrier, advance_steps, steps_end
+from cloudsim_py.execution.barriers import _to_barrier, advance_steps, steps_end
 
 
 def one_barrier_at_a_time(rem: list[float], speeds: list[float], level: float, step: float,

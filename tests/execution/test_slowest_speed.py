@@ -35,7 +35,7 @@ def test_slowest_speed_is_the_min_after_every_change(initial, changes):
         old = slot.speed
         slot.speed = new
         if new != old:
-            kept.replace(old, new)
+            kept.moved(None, old, new)
         assert kept.min() == min(s.speed for s in slots)
         assert sum(kept.counts.values()) == len(slots)
         assert len(kept.heap) <= 2 * len(kept.counts) + 17
