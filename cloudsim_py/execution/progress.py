@@ -275,7 +275,9 @@ class ProgressModel(ABC):
                 r.settled_at = now
                 r.speed = 0.0
                 continue
-            c = barrier_clock(r, step, now)
+            c = r.speeds
+            if c is None or c.of is not r.slots or c.frozen or c.now != now:
+                c = barrier_clock(r, step, now)     # (else caught up by the refresh at now)
             end = c.end(now)
             if ev is not None:
                 if end == c.due:
@@ -288,7 +290,7 @@ class ProgressModel(ABC):
                 r.speed = 0.0
                 continue
             if end > now:
-                r.speed = least = c.least()
+                r.speed = least = c.least()     # (known: end read it)
                 r.remaining = least * (end - now)
             else:
                 r.speed = 1.0

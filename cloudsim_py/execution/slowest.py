@@ -36,10 +36,11 @@ class SlowestSpeed:
         """One slot's speed went from ``old`` (which must be held) to ``new`` (``slot`` itself
         is not needed here: the signature is the one a progress model's refresh calls on every
         per-run aggregate it keeps, :class:`~.barriers.BarrierClock` too); O(log d) for d
-        distinct speeds, amortized (a heap grown to more than twice the distinct speeds is
-        rebuilt)."""
+        distinct speeds, amortized (a heap grown to more than twice the distinct speeds, by a
+        speed added or one no longer held, is rebuilt)."""
         counts = self.counts
         n = counts[old] - 1
+        grown = n == 0
         if n:
             counts[old] = n
         else:
@@ -48,11 +49,11 @@ class SlowestSpeed:
             counts[new] += 1
         else:
             counts[new] = 1
-            heap = self.heap
-            heappush(heap, new)
-            if len(heap) > 2 * len(counts) + 16:
-                self.heap = heap = list(counts)
-                heapify(heap)
+            heappush(self.heap, new)
+            grown = True
+        if grown and len(self.heap) > 2 * len(counts) + 16:
+            heap = self.heap = list(counts)
+            heapify(heap)
 
     def min(self) -> float:
         """The slowest speed held; O(1), plus the lazy removal of speeds no slot runs at

@@ -53,7 +53,9 @@ def hosts_over_limit(hosts: int, tiers: int) -> str | None:
 
 def _interference(value: Any) -> InterferenceModel | None:
     """A preset name, a preset with overridden numbers (``{preset: liu2015, loss_high: 0.05}``),
-    or a model; ``None``: the default for the tier count."""
+    or a model; ``None``: the default for the tier count. A ``job_progress`` other than
+    ``barriers`` drops the preset's ``barrier_work`` (``{preset: liu2015, job_progress:
+    lockstep}`` is the preset with lockstep progress)."""
     if value is None or isinstance(value, InterferenceModel):
         return value
     if isinstance(value, str):
@@ -82,6 +84,8 @@ def _interference(value: Any) -> InterferenceModel | None:
             raise SpecError(f"interference.{key}", f"unknown key {key!r}; known keys: "
                                                    f"{', '.join(['preset'] + numbers + list(words))}")
         raw[key] = check_number(f"interference.{key}", v)
+    if raw.get("job_progress", "barriers") != "barriers" and "barrier_work" not in raw:
+        raw["barrier_work"] = 0.0     # another reading than the preset's barriers: no step
     try:
         return attrs.evolve(presets.get(preset), **raw)
     except ValueError as exc:

@@ -125,8 +125,23 @@ def test_all_idle_needs_two_tiers():
                  interference=InterferenceModel("case", job_progress="per_process_all_idle"))
 
 
-def test_lockstep_is_the_default():
+def test_lockstep_is_the_default_of_a_model_made_from_scratch():
     assert InterferenceModel().job_progress == "lockstep"
+
+
+def test_the_liu2015_preset_waits_at_barriers_every_1800_s_of_work():
+    model = DatacenterSpec(hosts=2, tiers=2).interference_model()
+    assert (model.name, model.job_progress, model.barrier_work) == ("liu2015", "barriers", 1800.0)
+
+
+def test_another_reading_on_the_preset_drops_its_barrier_step():
+    model = DatacenterSpec(hosts=2, tiers=2, interference={"job_progress": "lockstep"}).interference_model()
+    assert (model.job_progress, model.barrier_work, model.eff_draw) == ("lockstep", 0.0, "mean")
+
+
+def test_the_preset_takes_another_barrier_step():
+    model = DatacenterSpec(hosts=2, tiers=2, interference={"barrier_work": 900}).interference_model()
+    assert (model.job_progress, model.barrier_work) == ("barriers", 900.0)
 
 
 def test_an_unknown_reading_is_refused_naming_the_key():
@@ -141,7 +156,7 @@ def test_barriers_without_their_step_are_refused_naming_the_key():
 
 def test_a_barrier_step_under_another_reading_is_refused_naming_the_key():
     with pytest.raises(SpecError, match=r"interference\.barrier_work: .*only read under job_progress barriers"):
-        DatacenterSpec(hosts=2, tiers=2, interference={"barrier_work": 60})
+        DatacenterSpec(hosts=2, tiers=2, interference={"barrier_work": 60, "job_progress": "per_process"})
 
 
 # ------------------------------------------------------------------ random workloads, per process
