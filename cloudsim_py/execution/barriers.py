@@ -4,10 +4,10 @@ process starts a step before every process has finished the previous one). The r
 between ``lockstep`` (as the step shrinks) and ``per_process`` (once the step exceeds the job's
 work); docs/progress.md.
 
-Two levels. :func:`advance_steps` and :func:`steps_end` are the rule over a list of remaining
-works at constant speeds, O(processes) a call. :class:`BarrierClock` keeps one running job's
-processes by the time each reaches the next barrier, so that a change of one process's speed
-costs O(1) instead of settling and re-timing all n of them: the job's next barrier is the
+:class:`BarrierClock` keeps one running job's processes by the time each reaches the next
+barrier, so that a change of one process's speed costs O(1) instead of settling and re-timing
+all n of them (the rule over a list of remaining works, which it replaced, is the tests' oracle:
+tests/execution/barrier_rule.py): the job's next barrier is the
 latest of those times and its finish that barrier plus the steps after it at the slowest
 speed (both cached). Only the passing of a barrier touches every process again."""
 
@@ -24,71 +24,6 @@ _INF = math.inf
 _UNKNOWN = math.nan
 
 
-def _to_barrier(rem: list[float], speeds: list[float], level: float) -> float:
-    """The time until every process's remaining work is down to ``level`` (the next barrier),
-    each at its speed; ``inf`` if one with work above it stands still. O(processes)."""
-    t = 0.0
-    for left, v in zip(rem, speeds):
-        gap = left - level
-        if gap > _EPS:
-            if v <= 0.0:
-                return _INF
-            d = gap / v
-            if d > t:
-                t = d
-    return t
-
-
-def advance_steps(rem: list[float], speeds: list[float], level: float, step: float, dt: float) -> float:
-    """Advance each process's remaining work ``rem`` (in place) by ``dt`` seconds at its
-    constant speed, none below the barrier ``level`` until every one has reached it; at a
-    barrier the next is one ``step`` of work further (never below 0). Returns the barrier in
-    force after ``dt``.
-
-    After a barrier all processes stand at one level, so each whole step takes ``step / v``
-    for the slowest speed ``v``: the steps that fit in what is left of ``dt`` are passed in one
-    count instead of one by one. O(processes) per barrier reached within ``dt`` (at most two
-    plus rounding)."""
-    n = len(rem)
-    while True:
-        t = _to_barrier(rem, speeds, level)
-        if t > dt:
-            for i, v in enumerate(speeds):
-                if v and rem[i] > level:      # (one waiting at the barrier stays there)
-                    left = rem[i] - v * dt
-                    rem[i] = left if left > level else level
-            return level
-        dt -= t
-        rem[:] = [level] * n
-        if level <= 0.0:
-            return 0.0
-        least = min(speeds)
-        if least <= 0.0:
-            return max(0.0, level - step)
-        if dt * least >= level:     # the job's work ends within dt
-            rem[:] = [0.0] * n
-            return 0.0
-        k = math.floor(dt * least / step)
-        if k:
-            level -= k * step
-            dt -= k * step / least
-            rem[:] = [level] * n
-        level = max(0.0, level - step)
-
-
-def steps_end(rem: list[float], speeds: list[float], level: float) -> float:
-    """How long, at constant speeds, until every process's work is done: to the barrier
-    ``level`` at each one's speed, then every step at the slowest speed (after a barrier the
-    processes start together and wait for the slowest at each next one), i.e.
-    ``level / min(speeds)`` more. ``inf`` while a process with work left stands still.
-    O(processes)."""
-    t = _to_barrier(rem, speeds, level)
-    if level <= _EPS or t == _INF:
-        return t
-    least = min(speeds)
-    return t + level / least if least > 0.0 else _INF
-
-
 class BarrierClock:
     """One running job's processes under ``job_progress: barriers``, kept by the time each
     reaches the next barrier.
@@ -98,7 +33,7 @@ class BarrierClock:
     waiting there; ``inf`` if it stands still short of it). The barrier is passed at the
     latest arrival; after it every process stands at ``level`` and the next barrier is one
     ``step`` further. At constant speeds the job's work is done ``level / least`` after the
-    barrier for the slowest speed ``least``, as :func:`steps_end` has it.
+    barrier for the slowest speed ``least``.
 
     The latest arrival and the slowest speed are cached (``last``, ``slowest``): a change
     that moves past the cached value replaces it, one that takes its holder back from it makes
@@ -167,7 +102,7 @@ class BarrierClock:
 
         At the barrier's time ``t`` every process stands at ``level``; from there each step
         takes ``step / least``, so the steps whole within ``now - t`` are passed in one count
-        (:func:`advance_steps`' rule), and the processes are kept as starting the step under
+        (the count ``k`` below), and the processes are kept as starting the step under
         way together at its start ``t'``: work ``level'`` at ``t'`` each, arriving at
         ``t' + (level' - next) / v``. O(n) in list operations when a barrier was reached,
         else O(1)."""

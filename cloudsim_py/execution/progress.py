@@ -18,7 +18,7 @@ when its last process has done its work (a process ahead of the others does not 
 ``barriers``: as ``per_process``, but the processes wait for each other every ``barrier_work``
 seconds of work (a bulk-synchronous job: no process starts a step before every process has
 finished the previous one), which is ``lockstep`` as the step shrinks and ``per_process`` once
-it exceeds the job's work (:func:`advance_steps`, :func:`steps_end`).
+it exceeds the job's work (:class:`~.barriers.BarrierClock`).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.execution.barriers import BarrierClock, advance_steps, steps_end
+from cloudsim_py.execution.barriers import BarrierClock
+from tests.execution.barrier_rule import advance_steps, steps_end
 
 
 class Slot:

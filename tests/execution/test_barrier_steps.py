@@ -1,8 +1,9 @@
-"""``job_progress: barriers`` at the level of its two functions (execution/progress.py):
-:func:`advance_steps` passes whole steps in one count, which must be what passing them one
-barrier at a time gives, and :func:`steps_end` must be when :func:`advance_steps` finds the work
-done. Over piecewise-constant speeds a job under barriers ends no sooner than per process (no
-barrier) and no later than in lockstep (at its slowest process's speed all the time)."""
+"""``job_progress: barriers`` as the list rule (tests/execution/barrier_rule.py, the oracle of
+the barrier clock): :func:`advance_steps` passes whole steps in one count, which must be what
+passing them one barrier at a time gives, and :func:`steps_end` must be when
+:func:`advance_steps` finds the work done. Over piecewise-constant speeds a job under barriers
+ends no sooner than per process (no barrier) and no later than in lockstep (at its slowest
+process's speed all the time)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import math
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from cloudsim_py.execution.barriers import _to_barrier, advance_steps, steps_end
+from tests.execution.barrier_rule import _to_barrier, advance_steps, steps_end
 
 
 def one_barrier_at_a_time(rem: list[float], speeds: list[float], level: float, step: float,
