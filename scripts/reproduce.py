@@ -266,7 +266,7 @@ def cmd_report(args: argparse.Namespace) -> None:
           "far as its least advanced process) or `barriers` (the `liu2015` preset's: as per process, but",
           "the processes wait for each other every `barrier_work` seconds of work, 1,800). Same seeds,",
           "same draws otherwise; ours / paper in brackets; docs/reproduction-notes.md discusses it.", "",
-          "| trace | policy | metric | paper | lockstep | per process | barriers, 1,800 s |",
+          "| trace | policy | metric | paper | lockstep | per process | barriers, 1,800 s (the preset's) |",
           "|---|---|---|---:|---:|---:|---:|"]
     for trace, key in (("kth", "KTH"), ("ctc", "CTC")):
         for policy in ("ccfcfs", "acfcfs"):
