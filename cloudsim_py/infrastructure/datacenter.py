@@ -61,6 +61,7 @@ class Datacenter:
 
     Read-only queries for brokers: :meth:`idle`, :meth:`available`, :meth:`running`,
     :meth:`job_at`, :meth:`host_load`, :meth:`load_above`, :meth:`threshold_load`,
+    :meth:`over_threshold`,
     :meth:`is_available`, :meth:`can_swap`, :meth:`choose_hosts`, :attr:`hosts` (ids, speeds,
     types), :attr:`tiers`,
     :attr:`now`. Actions: :meth:`start`, :meth:`kill`, :meth:`suspend`, :meth:`resume`,
@@ -368,6 +369,29 @@ class Datacenter:
         O(hosts)."""
         load = self._index.load_buf
         return [h for h in hosts if load[h.id] >= level]
+
+    def over_threshold(self, hosts: Iterable[Host], tier: int) -> dict[Job, None]:
+        """The jobs of the tiers below ``tier`` on ``hosts`` whose host's :meth:`threshold_load`
+        for their tier is at least the threshold (the processes the threshold rule evicts after
+        a placement in ``tier``), each once, in the order of ``hosts``, then of the tiers. One
+        call for a whole placement (a policy asking :meth:`host_load`, :meth:`job_at` and
+        :meth:`threshold_load` per host paid three calls a host): only hosts whose load reaches
+        the threshold are looked at (the tiers above any slot use at most the host's load);
+        O(hosts) plus O(k) per such host."""
+        if self._spans is not None:
+            self._per_host()
+        victims: dict[Job, None] = {}
+        threshold = self.threshold
+        load = self._index.load_buf
+        threshold_load = self._index.threshold_load
+        lower = range(tier + 1, self.tiers)
+        for h in hosts:
+            if load[h.id] >= threshold:
+                for low in lower:
+                    other = h.slots[low].job
+                    if other is not None and threshold_load(h, low) >= threshold:
+                        victims[other] = None
+        return victims
 
     def load_above(self, host: Host | int, tier: int, exclude: Job | None = None) -> float:
         """Estimated CPU load of the tiers above ``tier`` on ``host`` (what the threshold rule

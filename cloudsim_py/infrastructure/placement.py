@@ -52,8 +52,22 @@ class FirstIdle:
 
 #: at most this many candidate slots, JobDispatch ranks them in plain Python (a sort of small
 #: lists in C); above it, in numpy, whose fixed cost per call (a microsecond or more for each
-#: operation) only pays for itself on many candidates
+#: operation) only pays for itself on many candidates. On fewer than 448 hosts the bound is
+#: lower (:func:`small_ranking`): numpy's sort there is over fewer loads
 SMALL_RANKING = 32
+
+
+def small_ranking(hosts: int) -> int:
+    """The most open slots JobDispatch ranks in plain Python on ``hosts`` hosts:
+    ``4 + hosts // 16``, at most :data:`SMALL_RANKING`. Counted with callgrind per ranking:
+    the Python ranking costs about 4,200 + 900 a instructions for a open slots, the numpy one
+    (a stable sort of every host's ranked load) 13,000-15,000 on 100 hosts and 24,000-31,000
+    on 338, so they cross near 10 and 25 open slots; both give the same hosts
+    (tests/infrastructure/test_placement_ranking.py). O(1)."""
+    bound = 4 + hosts // 16
+    return bound if bound < SMALL_RANKING else SMALL_RANKING
+
+
 #: up to this many hosts, one stable argsort of a tier's ranked loads ranks its open slots;
 #: above it, a partition does (the sort's O(H log H) overtakes the partition's six calls)
 SORT_RANKING = 512
@@ -68,7 +82,7 @@ class JobDispatch:
     With k >= 2, for a available slots of H hosts: one process, O(H) in one numpy ``argmin``
     of the tier's ranked loads (the capacity index keeps them: the load where the slot is open,
     infinity elsewhere); more processes, O(a log a) in plain Python up to
-    :data:`SMALL_RANKING` slots, else O(H log H) in one numpy sort (up to
+    :func:`small_ranking` (H) slots, else O(H log H) in one numpy sort (up to
     :data:`SORT_RANKING` hosts) or O(H) in a partition of the open slots
     (:func:`ranked_lightest`). All give the same hosts
     (tests/infrastructure/test_placement_ranking.py)."""
@@ -93,7 +107,7 @@ class JobDispatch:
             chosen_ids = [h.id for h in prefer if h.id in avail][:n]
             need = n - len(chosen_ids)
             if need:
-                if len(avail) <= SMALL_RANKING:
+                if len(avail) <= small_ranking(len(hosts)):
                     chosen_ids += lightest(index.load_buf, avail, chosen_ids, need)
                 else:
                     ranked = index.ranked[tier].copy()
@@ -101,7 +115,7 @@ class JobDispatch:
                     chosen_ids += ranked_lightest(ranked, need)
         elif n == 1:
             return [hosts[int(index.ranked[tier].argmin())]]
-        elif len(avail) <= SMALL_RANKING:
+        elif len(avail) <= small_ranking(len(hosts)):
             chosen_ids = lightest(index.load_buf, avail, (), n)
         else:
             chosen_ids = ranked_lightest(index.ranked[tier], n)

@@ -82,3 +82,10 @@ def test_the_process_order_in_numpy_equals_the_sort_in_python(data):
             assert by_process(hosts, list(ids), est) == expected
     finally:
         placement.WIDE_ORDER = saved
+
+
+def test_the_python_ranking_bound_follows_the_hosts_up_to_its_cap():
+    # where the two rankings cost alike in instructions (placement.small_ranking's docstring)
+    from cloudsim_py.infrastructure.placement import SMALL_RANKING, small_ranking
+
+    assert [small_ranking(h) for h in (16, 100, 338, 447, 448, 4096)] == [5, 10, 25, 31, 32, SMALL_RANKING]

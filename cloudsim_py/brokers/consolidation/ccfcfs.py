@@ -89,7 +89,10 @@ class CcfcfsBroker(Broker):
     # --------------------------------------------------------------- Alg. 1 lines 21-34
     def _deploy(self, selected: list[Job]) -> None:
         """Alg. 1 lines 21-34: O(p) for the p processes of the selected background jobs
-        (checked for a swap up in place), besides the starts, kills and swaps."""
+        (checked for a swap up in place), besides the starts, kills and swaps; O(1) when
+        nothing was selected (most passes)."""
+        if not selected:
+            return
         dc = self.dc
         rest = []
         for job in selected:
@@ -152,12 +155,14 @@ class AcfcfsBroker(CcfcfsBroker):
                 idle -= need
                 selected.append(job)
                 continue
-            # the foreground jobs that arrived after this one, newest first, not yet marked
-            fg = dc.running_by_arrival(FG)
-            later = [r for r in reversed(fg[dc.arrived_after(FG, job):]) if r not in marked]
+            # the foreground jobs that arrived after this one, not yet marked (most passes stop
+            # here: the list is read oldest first for the sum, reversed only when it is used)
+            later = dc.running_by_arrival(FG)[dc.arrived_after(FG, job):]
+            if marked:
+                later = [r for r in later if r not in marked]
             if need > idle + sum(map(_procs, later)):          # line 26: stop (FCFS order)
                 break
-            taken, idle = take_newest_first(later, idle, need)  # lines 21-24: newest first
+            taken, idle = take_newest_first(reversed(later), idle, need)  # lines 21-24: newest first
             evicted += taken
             marked.update(taken)
             idle -= need
@@ -168,6 +173,8 @@ class AcfcfsBroker(CcfcfsBroker):
     def _refine_evicted(self, evicted: list[Job], idle: int) -> None:
         """Liu 2015 Alg. 3 lines 32-43, then line 29: kill what is still marked; O(e² + p)
         for e marked jobs of p processes, besides the swaps and kills."""
+        if not evicted:                                        # most passes evict nothing
+            return
         dc = self.dc
         keep_smallest(evicted, idle)                           # lines 34-39
         for job in list(evicted):                              # lines 40-43

@@ -87,7 +87,8 @@ class MigrationBackfillBroker(Broker):
             self.queue.remove(job)
             placed = dc.resume(job, tier, migrate=True)
         else:  # running in a lower tier
-            own = [h for h in dc.hosts_of(job) if dc.is_available(h, tier)]
+            avail = dc.available_hosts(tier)
+            own = [h for h in dc.hosts_of(job) if h.id in avail]
             if len(own) == job.procs:
                 dc.swap_tiers(job, tier)                     # switch in place, free
                 placed = dc.hosts_of(job)
@@ -102,19 +103,13 @@ class MigrationBackfillBroker(Broker):
         """Lower-tier jobs on hosts whose upper tiers now use >= the threshold are suspended
         (by :meth:`Datacenter.threshold_load`: with ``tier_threshold: foreground`` only a top-tier
         process evicts, as in KTCBF ``dispatch``: "evict the Low_CPU, Medium_CPU, High_CPU job
-        if the utilization of ji is above the threshold")."""
+        if the utilization of ji is above the threshold"). One query for the whole placement
+        (:meth:`Datacenter.over_threshold`): O(hosts) plus O(k) per host at the threshold, besides
+        the suspensions."""
         dc = self.dc
         if tier + 1 >= dc.tiers:
             return                             # no tier below: nothing to evict (k = 1)
-        threshold = dc.threshold
-        victims: dict[Job, None] = {}
-        # the tiers above any slot use at most the host's load: only loaded hosts can evict
-        for h in dc.hosts_loaded(hosts, threshold):
-            for low in range(tier + 1, dc.tiers):
-                other = dc.job_at(h, low)
-                if other is not None and dc.threshold_load(h, low) >= threshold:
-                    victims[other] = None
-        for job in victims:
+        for job in dc.over_threshold(hosts, tier):
             dc.suspend(job)
             self.queue.add(job)
 
