@@ -733,15 +733,16 @@ class DagScheduler(CloudScheduler):
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
             return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         times = {}
+        time_of = model.time_of          # (the fields read once: no graph look-up per task and cloud)
         for task in dag.order:
             data = fields[task]
             kind = data.get("type")
             if kind is None or by_runtime and "runtime" in data:
-                times[task] = [model.time(dag, task, v) for v in types]
+                times[task] = [time_of(dag, task, data, v) for v in types]
                 continue
             got = by_type.get(kind)
             if got is None:
-                got = by_type[kind] = [model.time(dag, task, v) for v in types]
+                got = by_type[kind] = [time_of(dag, task, data, v) for v in types]
             times[task] = got
         return times
 
