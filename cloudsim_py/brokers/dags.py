@@ -1445,12 +1445,13 @@ class FdmmsScheduler(DagScheduler):
         ready = self._ready             # (the same tasks as the set: its C length, no call)
         if len(ready) > self.BATCH and self.pick_rule == "min-min":
             return self._set.snapshot()
-        if self._unreadied > 16 + (len(ready) >> 2):
+        if self._unreadied > 256 + (len(ready) >> 2):
             # a dict leaves a removed key's place empty until it is made anew, and listing it
             # walks past every empty place: after thousands of tasks ready at once were
             # decided, each round of a few ready tasks walked past thousands (about 2 % of a
-            # WfFormat run). Made anew in the same order once more than 16 + n / 4 tasks left
-            # it: O(n), at most once per that many decisions
+            # WfFormat run). Made anew in the same order once more than 256 + n / 4 tasks
+            # left it: O(n), at most once per that many decisions (with 16, Li's small sets
+            # were made anew more often, for 4 M instructions more in 1,000 jobs)
             ready = self._ready = dict.fromkeys(ready)
             self._unreadied = 0
         return list(ready)
