@@ -733,15 +733,16 @@ class DagScheduler(CloudScheduler):
         if type(model) is not ExecutionModel:    # a model of its own may read more than the type
             return {task: [model.time(dag, task, v) for v in types] for task in dag.order}
         times = {}
+        time_of = model.time_of          # (the fields read once: no graph look-up per task and cloud)
         for task in dag.order:
             data = fields[task]
             kind = data.get("type")
             if kind is None or by_runtime and "runtime" in data:
-                times[task] = [model.time(dag, task, v) for v in types]
+                times[task] = [time_of(dag, task, data, v) for v in types]
                 continue
             got = by_type.get(kind)
             if got is None:
-                got = by_type[kind] = [model.time(dag, task, v) for v in types]
+                got = by_type[kind] = [time_of(dag, task, data, v) for v in types]
             times[task] = got
         return times
 
@@ -1419,6 +1420,8 @@ class FdmmsScheduler(DagScheduler):
     def join(self, federation: Federation, index: int) -> None:
         super().join(federation, index)
         self._set = ReadySet(len(federation.clouds))
+        #: tasks taken out of ``_ready`` since the dict was made (:meth:`_candidates`)
+        self._unreadied = 0
 
     def _make_ready(self, order: TaskOrder) -> None:
         super()._make_ready(order)
@@ -1427,6 +1430,7 @@ class FdmmsScheduler(DagScheduler):
     def _unready(self, order: TaskOrder) -> None:
         super()._unready(order)
         self._set.remove(order)
+        self._unreadied += 1
 
     #: from this many ready tasks on, a round works on arrays (:class:`ReadySet`); below it, task
     #: by task (array operations cost more than they save on a handful); the decisions are the same
@@ -1435,10 +1439,21 @@ class FdmmsScheduler(DagScheduler):
     def _candidates(self) -> Any:
         """The mappable set: on arrays (a :class:`Snapshot`, decided by min-min in
         :meth:`_decide_snapshot`) when it is large and the pick is min-min; else the ready tasks
-        as a list, which a subclass's own :meth:`_pick` decides."""
+        as a list, which a subclass's own :meth:`_pick` decides. O(1) for the snapshot (plus
+        :meth:`ReadySet.snapshot`), O(n) for the list of ``n`` ready tasks (O(1) amortised more
+        for the dict made anew)."""
         ready = self._ready             # (the same tasks as the set: its C length, no call)
         if len(ready) > self.BATCH and self.pick_rule == "min-min":
             return self._set.snapshot()
+        if self._unreadied > 256 + (len(ready) >> 2):
+            # a dict leaves a removed key's place empty until it is made anew, and listing it
+            # walks past every empty place: after thousands of tasks ready at once were
+            # decided, each round of a few ready tasks walked past thousands (about 2 % of a
+            # WfFormat run). Made anew in the same order once more than 256 + n / 4 tasks
+            # left it: O(n), at most once per that many decisions (with 16, Li's small sets
+            # were made anew more often, for 4 M instructions more in 1,000 jobs)
+            ready = self._ready = dict.fromkeys(ready)
+            self._unreadied = 0
         return list(ready)
 
     def _pick(self, orders: list[TaskOrder], efts: list[list[float]]) -> tuple[int, int]:

@@ -17,10 +17,10 @@ from bisect import bisect_left, bisect_right
 from typing import Iterable
 
 import attrs
-from sortedcontainers import SortedKeyList
 
 from .lease_plan import FRESH, IN_PLACE, MIGRATE, Plan, cut_before, positive_length
 from .lease_queue import QueueCloud
+from .waiting import WaitingQueue
 
 
 @attrs.define(slots=True, eq=False)
@@ -55,7 +55,7 @@ class BackfillQueue:
 
     __slots__ = ("cloud", "table", "dc", "options", "fill_gaps", "waiting", "fresh", "full", "_memo", "_held")
 
-    def __init__(self, cloud: QueueCloud, waiting: SortedKeyList) -> None:
+    def __init__(self, cloud: QueueCloud, waiting: WaitingQueue) -> None:
         self.cloud = cloud
         self.table = cloud.table
         self.dc = cloud.dc

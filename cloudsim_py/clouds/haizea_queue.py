@@ -18,11 +18,11 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 from operator import itemgetter
-from sortedcontainers import SortedKeyList
 
 from .lease_plan import (DONE, FUTURE_LEASES, INF, PLANNED, PREP, RUNNING, SHUTDOWN, TINY, WAITING, Copy, Plan,
                          cut_before)
 from .lease_queue import QueueCloud
+from .waiting import WaitingQueue
 
 
 class AggressiveQueue:
@@ -34,7 +34,7 @@ class AggressiveQueue:
     __slots__ = ("cloud", "table", "dc", "options", "n_vms", "waiting", "owner", "future", "copies",
                  "_free_memo", "_free_stamp", "_ends_memo")
 
-    def __init__(self, cloud: QueueCloud, waiting: SortedKeyList, owner: dict[int, Plan | None],
+    def __init__(self, cloud: QueueCloud, waiting: WaitingQueue, owner: dict[int, Plan | None],
                  future: dict[Plan, None], copies: dict[Copy, None]) -> None:
         self.cloud = cloud
         self.table = cloud.table

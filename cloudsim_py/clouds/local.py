@@ -59,7 +59,6 @@ from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any, Iterable
 
 import numpy as np
-from sortedcontainers import SortedKeyList
 
 from ..errors import PolicyError
 from ..infrastructure.phases import PREEMPT, TIMER
@@ -78,6 +77,7 @@ from .lease_queue import LeaseQueue
 from .overheads import Overheads, Times
 from .quotes import Quotes
 from .slottable import SlotTable
+from .waiting import WaitingQueue
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..infrastructure.datacenter import Datacenter
@@ -116,7 +116,7 @@ class LocalCloud:
         self.counters = LocalCounters()
         self.phase_listeners: list[PhaseListener] = []
         self._plans: dict[Job, Plan] = {}
-        self._waiting: SortedKeyList = SortedKeyList(key=attrgetter("key"))
+        self._waiting = WaitingQueue()
         self._owner: dict[int, Plan | None] = {}
         self._rids = count()
         self._seq = count()

@@ -126,7 +126,12 @@ class ExecutionModel:
     use_runtime: bool = True
 
     def time(self, job: DagJob, task: Task, vm: VMType) -> float:
-        data = job.graph.nodes[task]
+        return self.time_of(job, task, job.graph.nodes[task], vm)
+
+    def time_of(self, job: DagJob, task: Task, data: Any, vm: VMType) -> float:
+        """:meth:`time` of a task whose fields ``data`` (its node's dict in the job's graph) the
+        caller holds already: a scheduler that reads every task's fields once per job saves the
+        graph's look-up per task and VM type. O(1)."""
         if self.use_runtime and "runtime" in data:
             return float(data["runtime"]) / vm.speed
         return self._matrix_time(job, task, data, vm.name)

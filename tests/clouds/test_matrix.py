@@ -87,3 +87,15 @@ def test_a_consistent_matrix_orders_vm_types_the_same_way_for_every_task_type():
 def test_an_inconsistent_matrix_does_not():
     m = random_matrix(np.random.default_rng(4), 6, ["c0", "c1", "c2"])
     assert not np.all(np.diff(m.times, axis=1) >= 0)
+
+
+def test_time_of_a_tasks_fields_is_its_time(job):
+    """``time_of`` with the task's node dict (what a scheduler that read every task's fields
+    once passes) gives ``time``'s numbers, matrix entry or runtime, with or without use_runtime."""
+    for model in (ExecutionModel(ETM), ExecutionModel(ETM, use_runtime=False)):
+        for task in job.order:
+            data = job.graph.nodes[task]
+            for vm in (SMALL, LARGE):
+                if "type" not in data and not (model.use_runtime and "runtime" in data):
+                    continue
+                assert model.time_of(job, task, data, vm) == model.time(job, task, vm)
