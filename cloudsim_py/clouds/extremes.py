@@ -37,7 +37,6 @@ class Extreme:
 
     __slots__ = ("values", "changed", "_heap", "_sign", "_cap", "_stale")
 
-
     def __init__(self, values: list[float], most: bool = False) -> None:
         self.values = values
         #: indices whose value changed since the last question (the owner adds to it)
