@@ -6,10 +6,10 @@ work); docs/progress.md.
 
 :class:`BarrierClock` keeps one running job's processes by the time each reaches the next
 barrier, so that a change of one process's speed costs O(1) instead of settling and re-timing
-all n of them (the rule over a list of remaining works, which it replaced, is the tests' oracle:
-tests/execution/barrier_rule.py): the job's next barrier is the
-latest of those times and its finish that barrier plus the steps after it at the slowest
-speed (both cached). Only the passing of a barrier touches every process again."""
+all n of them: the job's next barrier is the latest of those times, and its finish that barrier
+plus the steps after it at the slowest speed (both cached). Only a barrier, a placement or a
+settle touches every process again. The rule over a list of remaining works that it replaced is
+the tests' oracle (tests/execution/barrier_rule.py)."""
 
 from __future__ import annotations
 
