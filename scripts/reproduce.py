@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Reproduce the published results on the shared traces and write docs/reproduction.md.
 
-    python scripts/reproduce.py run [--jobs 2] [--only kth,ctc] [--seeds 5]   # compute what is missing
+    python scripts/reproduce.py run [--jobs 2] [--only kth,ctc] [--seeds 5] [--labels acfcfs,acfcfs100]
+                                                                             # compute what is missing
     python scripts/reproduce.py report                                       # write docs/reproduction.md
     python scripts/reproduce.py claims                                       # its claims ledger only
 
@@ -134,6 +135,9 @@ def cmd_run(args: argparse.Namespace) -> None:
     done = {(r["trace"], r["label"], r["seed"]) for r in load_runs()}
     todo = [t for t in tasks(set(args.only.split(",")) if args.only else None, args.seeds)
             if (t[0], t[2], t[3]) not in done]
+    if args.labels:       # only these labels, in the order given (what is needed first)
+        order = args.labels.split(",")
+        todo = sorted((t for t in todo if t[2] in order), key=lambda t: (order.index(t[2]), t[3]))
     print(f"{len(todo)} runs to do ({len(done)} already in {RUNS})", flush=True)
     with mp.Pool(args.jobs) as pool, open(RUNS, "a", encoding="utf-8") as fh:
         for row in pool.imap_unordered(run_task, todo):
@@ -365,6 +369,8 @@ def main() -> None:
     p.add_argument("--jobs", type=int, default=max(1, (os.cpu_count() or 2)))
     p.add_argument("--only", help="comma-separated scenario names (default: all)")
     p.add_argument("--seeds", type=int, default=5)
+    p.add_argument("--labels", help="comma-separated labels to run, in this order (default: all, "
+                                    "the trace's own order)")
     p.set_defaults(func=cmd_run)
     p = sub.add_parser("report")
     p.add_argument("--results", help="read the runs from this sweep results table (made by "
