@@ -3,12 +3,14 @@
 section 4.3.2): the schedule's starts, swaps and kills by tier, the evidence of
 docs/reproduction-notes.md, "ACFCFS-100 on every shared trace".
 
-    python scripts/acfcfs100_mechanism.py kth ctc [--seed 1]
+    python scripts/acfcfs100_mechanism.py kth ctc [--seed 1] [--job-progress lockstep]
 
 One line per trace and usage: the average bounded slowdown and the counts of (action, tier)
 from the datacenter's schedule log: ``start`` by the tier started in, ``swap`` by the tier
 swapped to (0: up from the background, 1: down), ``kill`` by the tier killed in (0: a foreground
-tentative run evicted, 1: a background run killed). Scenarios from scenarios/traces/."""
+tentative run evicted, 1: a background run killed). Scenarios from scenarios/traces/; the
+``liu2015`` preset, with its own job progress (barriers every 1,800 s) unless ``--job-progress``
+names another."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 
-def counts(trace: str, seed: int) -> list[str]:
+def counts(trace: str, seed: int, progress: str | None = None) -> list[str]:
     sys.path.insert(0, REPO)
     from cloudsim_py import simulate
     from cloudsim_py.scenario import load_scenario
@@ -34,7 +36,8 @@ def counts(trace: str, seed: int) -> list[str]:
     hosts = prepared.info()["hosts"]
     lines = []
     for usage in ("paper", "full"):
-        r = simulate(prepared.table, hosts=hosts, tiers=2, policy="acfcfs", seed=seed, interference="liu2015",
+        model = {"preset": "liu2015", "job_progress": progress} if progress else "liu2015"
+        r = simulate(prepared.table, hosts=hosts, tiers=2, policy="acfcfs", seed=seed, interference=model,
                      cpu_usage=CpuUsageModel(usage), record=True)
         c = collections.Counter((action, tier) for _, action, _, tier, _ in r.datacenter.log or ()
                                 if action in ("start", "swap", "kill"))
@@ -47,9 +50,10 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("traces", nargs="+")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--job-progress", choices=("lockstep", "per_process", "barriers"))
     a = ap.parse_args()
     for trace in a.traces:
-        for line in counts(trace, a.seed):
+        for line in counts(trace, a.seed, a.job_progress):
             print(line, flush=True)
     return 0
 

@@ -11,8 +11,9 @@ submit), ``first`` (finish - the first start; wait = first start - submit).
         --reading progress=per_process_all_idle [--traces kth ctc] [--policies ccfcfs acfcfs]
 
 A reading is ``name`` or ``name=key:value,key:value`` of ``interference`` overrides (the
-liu2015 preset; ``lockstep`` alone: the preset as it is); ``progress=X`` is short for
-``job_progress:X``. Prints JSON lines (append them to a file with ``>>``);
+liu2015 preset; ``preset`` alone: the preset as it is, barriers every 1,800 s of work since
+2026-11-25; ``lockstep`` alone: the preset with lockstep progress, its default before);
+``progress=X`` is short for ``job_progress:X``. Prints JSON lines (append them to a file with ``>>``);
 ``--table FILE [--metric runtime|final|first]`` prints the markdown table of such a file (mean
 ± sd over the seeds, ours / paper) and how many of the 16 cells are within 15 %."""
 
@@ -43,8 +44,10 @@ class LastStart:
 
 
 def parse_reading(text: str) -> tuple[str, dict]:
-    if text == "lockstep":
+    if text == "preset":
         return text, {}
+    if text == "lockstep":
+        return text, {"job_progress": "lockstep"}
     if text.startswith("progress="):
         return text, {"job_progress": text.split("=", 1)[1]}
     name, _, body = text.partition("=")
