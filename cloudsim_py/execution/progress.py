@@ -70,8 +70,10 @@ def process_speed(slots: list, tier: int, idle_floor: float) -> float:
 _UNSEEN = object()
 
 
-def _current(run: Any) -> "SlowestSpeed | None":
-    """``run``'s :class:`SlowestSpeed` if it is current (built from its present slots)."""
+def _current(run: Any, now: float) -> "SlowestSpeed | None":
+    """``run``'s :class:`SlowestSpeed` if it is current (built from its present slots);
+    ``now`` is not needed here: the signature is :func:`~.barriers.current_clock`'s, so that
+    a refresh looks either up the same way."""
     if run is None:
         return None
     ss = run.speeds
@@ -106,7 +108,7 @@ class ProgressModel(ABC):
         self.barrier = barrier
         #: ``job_progress: per_process`` (and its variants): each process keeps its own
         #: remaining work (``run.proc_remaining``)
-        self.per_process = per_process and barrier <= 0.0
+        self.per_process = per_process
 
     def job_speed(self, run: Any) -> float:
         """A running job's speed from its processes' speeds (its slowest)."""
@@ -275,9 +277,7 @@ class ProgressModel(ABC):
                 r.settled_at = now
                 r.speed = 0.0
                 continue
-            c = r.speeds
-            if c is None or c.of is not r.slots or c.frozen or c.now != now:
-                c = barrier_clock(r, step, now)     # (else caught up by the refresh at now)
+            c = barrier_clock(r, step, now)
             end = c.end(now)
             if ev is not None:
                 if end == c.due:
@@ -352,7 +352,7 @@ class TwoTierProgress(ProgressModel):
         barriers), plus the re-rating."""
         floor = self.floor
         keeps = self.keeps_slowest
-        barrier = self.barrier
+        kept = current_clock if self.barrier else _current
         now = self.sim.now
         # job -> its current SlowestSpeed or clock, or None (narrow, not built yet, out of
         # date, or not kept): looked up once per job and refresh
@@ -367,7 +367,7 @@ class TwoTierProgress(ProgressModel):
                 fg.speed = new = (1.0 - fg.loss if b is not None else 1.0) * hs
                 ss = get(a, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = jobs[a] = (current_clock(a.run, now) if barrier else _current(a.run)) if keeps else None
+                    ss = jobs[a] = kept(a.run, now) if keeps else None
                 if ss is not None and new != old:
                     ss.moved(fg, old, new)
             if b is not None:
@@ -382,7 +382,7 @@ class TwoTierProgress(ProgressModel):
                     bg.speed = new = bg.eff * (share if share < 1.0 else 1.0) * hs
                 ss = get(b, _UNSEEN)
                 if ss is _UNSEEN:
-                    ss = jobs[b] = (current_clock(b.run, now) if barrier else _current(b.run)) if keeps else None
+                    ss = jobs[b] = kept(b.run, now) if keeps else None
                 if ss is not None and new != old:
                     ss.moved(bg, old, new)
         if self.all_idle:

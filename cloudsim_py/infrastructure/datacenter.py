@@ -128,7 +128,7 @@ class Datacenter:
         #: the finish action, bound once (a bound method made per start would be an allocation)
         self._done = self._job_done
         self.progress = progress_model(tiers, uniform, sim, self._done, RELEASE, model.idle_floor,
-                                       model.job_progress != "lockstep",
+                                       model.job_progress in ("per_process", "per_process_all_idle"),
                                        all_idle=model.job_progress == "per_process_all_idle",
                                        barrier=model.barrier_work)
         self._push = sim.events.push
